@@ -1,0 +1,31 @@
+"""einvoice-validate: offline validation of e-invoices (UBL 2.1, CII D16B) with the official rule packs.
+
+Importing this package does not load Saxon; the first validation compiles only the packs its profile needs.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .api import default_validator, validate
+from .errors import EInvoiceValidateError, InputError, ProfileError, RulesetError
+from .findings import Finding, Message, Report, Severity
+from .limits import DEFAULT_LIMITS, Limits
+from .validator import Validator
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "EInvoiceValidateError",
+    "Finding",
+    "InputError",
+    "Limits",
+    "Message",
+    "ProfileError",
+    "Report",
+    "RulesetError",
+    "Severity",
+    "Validator",
+    "__version__",
+    "default_validator",
+    "validate",
+]

@@ -1,0 +1,54 @@
+"""The exception tree: every way an input can fail to be *validated* (as opposed to being invalid).
+
+An invalid invoice is a result (a :class:`~einvoice_validate.findings.Report` with findings). These exceptions
+mean "could not validate" and each carries a stable, documented ``code`` that API callers can rely on::
+
+    EInvoiceValidateError                 (code: str, detail: str)
+    ├── InputError                        the caller's document cannot be validated
+    │   ├── request.unreadable            the source could not be read (missing file, I/O error, wrong type)
+    │   ├── invoice.too-large             over limits.max_document_bytes (checked before parsing)
+    │   ├── document.unreadable           not well-formed XML (line and column in the detail)
+    │   ├── document.forbidden-construct  DOCTYPE / entity declarations (refused, never resolved)
+    │   ├── document.limit-exceeded       nesting or node size beyond the configured limits
+    │   └── document.unsupported-type     well-formed, but not a UBL Invoice/CreditNote or CII invoice
+    ├── ProfileError                      profile.unknown / profile.mismatch (forced profile unusable)
+    └── RulesetError                      the installation cannot validate: never "silently green"
+        ├── ruleset.missing               a pack (or one of its files) is not installed
+        ├── ruleset.corrupt               a file's sha256 differs from its manifest
+        ├── ruleset.invalid               a manifest or profile file cannot be read
+        └── ruleset.install-failed        the installer could not fetch or copy a pack
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EInvoiceValidateError",
+    "InputError",
+    "ProfileError",
+    "RulesetError",
+]
+
+
+class EInvoiceValidateError(Exception):
+    """Base class: the input could not be validated. ``code`` is stable, ``detail`` is for humans."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, str]:
+        """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "detail"}``)."""
+        return {"code": self.code, "detail": self.detail}
+
+
+class InputError(EInvoiceValidateError):
+    """The document itself cannot be validated (unreadable, too large, hostile, unsupported)."""
+
+
+class ProfileError(EInvoiceValidateError):
+    """A profile asked for by name does not exist or does not fit the document."""
+
+
+class RulesetError(EInvoiceValidateError):
+    """A rule pack is missing, corrupted or cannot be installed."""

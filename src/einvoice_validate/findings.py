@@ -1,0 +1,93 @@
+"""The result models, which are the wire contract: ``Severity``, ``Message``, ``Finding``, ``Report``.
+
+``model_dump(mode="json", by_alias=True)`` is exactly what the CLI and an embedding API emit. The models are
+frozen and forbid extra fields, so a typo in a producer is an error, not a silently different payload.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = ["Finding", "Flag", "Message", "Report", "Severity", "Stage", "severity_of_flag"]
+
+Flag = Literal["fatal", "error", "warning", "information"]
+"""The raw level as the rule pack states it (Schematron ``@flag``; XSD errors are ``error``)."""
+
+Stage = Literal["input", "xsd", "schematron"]
+
+
+class Severity(str, Enum):
+    """What a finding means for the invoice: ERROR blocks issuing it, WARNING and INFO do not."""
+
+    ERROR = "ERROR"
+    WARNING = "WARNING"
+    INFO = "INFO"
+
+
+_FLAG_SEVERITY: dict[str, Severity] = {
+    "fatal": Severity.ERROR,
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "warn": Severity.WARNING,
+    "information": Severity.INFO,
+    "info": Severity.INFO,
+}
+
+
+def severity_of_flag(flag: str | None) -> Severity:
+    """Map a raw flag to a severity as the KoSIT report does: unknown or missing flags count as errors."""
+    return _FLAG_SEVERITY.get((flag or "").strip().lower(), Severity.ERROR)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Message(_Model):
+    """A finding's text in English and German (``de`` repeats ``en`` until the German catalogue has it)."""
+
+    en: str
+    de: str
+
+
+class Finding(_Model):
+    """One rule violation or note, with the official rule id untouched."""
+
+    rule_id: str = Field(alias="ruleId", description="The official rule id (BR-DE-15, cvc-complex-type.2.4.a, ...)")
+    severity: Severity = Field(description="After the profile's severity overrides")
+    flag: Flag = Field(description="The raw flag as the rule pack states it")
+    stage: Stage
+    location: str | None = Field(description="SVRL location XPath, or the element path for XSD findings")
+    line: int | None = None
+    column: int | None = None
+    message: Message
+    source: str = Field(description="Which pack said it, as id@version")
+
+
+class Report(_Model):
+    """The outcome of validating one document. ``valid`` is False as soon as one finding is an ERROR."""
+
+    profile: str
+    syntax: Literal["ubl", "cii"]
+    document_type: Literal["ubl-invoice", "ubl-creditnote", "cii"] = Field(alias="documentType")
+    spec_id: str | None = Field(alias="specId")
+    packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
+    findings: tuple[Finding, ...]
+    valid: bool
+    accepted: bool | None = Field(description="The KoSIT verdict (XRechnung profiles); None elsewhere")
+    timings_ms: dict[str, float] = Field(alias="timingsMs", description="Wall time per stage in milliseconds")
+
+    @model_validator(mode="after")
+    def _valid_matches_findings(self) -> Report:
+        has_error = any(f.severity is Severity.ERROR for f in self.findings)
+        if self.valid == has_error:
+            raise ValueError("valid must be True exactly when no finding has severity ERROR")
+        return self
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings that block issuing the invoice."""
+        return tuple(f for f in self.findings if f.severity is Severity.ERROR)

@@ -1,0 +1,122 @@
+"""The only module that imports saxonche: one processor per process, stylesheets compiled once and cached.
+
+saxonche is untyped; this module is the typed facade the rest of the library uses. Importing the package
+does not load Saxon: the processor is created on first use.
+
+Each official stylesheet is compiled through a small XSLT 3.0 wrapper that imports it and runs it inside
+``xsl:try``: a dynamic error (e.g. FORG0001 on "7x" as a decimal) then comes back as data with its error code,
+instead of only as text on the process's stderr.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..errors import RulesetError
+
+__all__ = ["SaxonDocument", "Stylesheet", "StylesheetRuntimeError", "compile_stylesheet", "parse_document"]
+
+_EV_NS = "urn:einvoice-validate:saxon"
+_RUN = f"{{{_EV_NS}}}run"
+_WRAPPER = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:err="http://www.w3.org/2005/xqt-errors" xmlns:ev="{ns}">
+  <xsl:import href="{href}"/>
+  <xsl:template name="ev:run">
+    <xsl:try>
+      <xsl:apply-templates select="."/>
+      <xsl:catch>
+        <ev:runtime-error code="{{local-name-from-QName($err:code)}}"><xsl:value-of select="$err:description"/></ev:runtime-error>
+      </xsl:catch>
+    </xsl:try>
+  </xsl:template>
+</xsl:stylesheet>"""
+_ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
+
+_lock = threading.RLock()
+_processor: Any = None
+_xslt: Any = None
+_compiled: dict[tuple[Path, str], Stylesheet] = {}
+
+
+def _saxon() -> tuple[Any, Any]:
+    global _processor, _xslt
+    with _lock:
+        if _processor is None:
+            from saxonche import PySaxonProcessor  # deferred: importing the package must not load Saxon
+
+            _processor = PySaxonProcessor(license=False)
+            _xslt = _processor.new_xslt30_processor()
+        return _processor, _xslt
+
+
+class StylesheetRuntimeError(Exception):
+    """A stylesheet stopped with a dynamic error; ``code`` is the XPath/XSLT error code (e.g. FORG0001)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SaxonDocument:
+    """A document inside Saxon (built once per validation, shared by every pack)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+
+def parse_document(text: str) -> SaxonDocument:
+    """Build Saxon's tree from text that already passed the hardened lxml parser (no DOCTYPE, no entities)."""
+    processor, _ = _saxon()
+    with _lock:
+        return SaxonDocument(processor.parse_xml(xml_text=text))
+
+
+class Stylesheet:
+    """A compiled official stylesheet (wrapped). Runs are serialised: a Saxon executable holds run state."""
+
+    def __init__(self, executable: Any, path: Path) -> None:
+        self._executable = executable
+        self.path = path
+        self._lock = threading.Lock()
+
+    def run(self, document: SaxonDocument) -> str:
+        """The SVRL (or ``ev:runtime-error``) as a string."""
+        from saxonche import PySaxonApiError
+
+        with self._lock:
+            try:
+                # Global context item: the XRechnung stylesheets read it (else XPDY0002).
+                self._executable.set_global_context_item(xdm_item=document.node)
+                result: str | None = self._executable.call_template_returning_string(template_name=_RUN)
+            except PySaxonApiError as exc:  # errors xsl:try cannot catch (e.g. in global variables)
+                text = str(exc).strip()
+                found = _ERROR_CODE.search(text)
+                raise StylesheetRuntimeError(found.group(1) if found else "SAXON", text) from exc
+        if result is None:
+            raise StylesheetRuntimeError("SAXON", f"{self.path.name} produced no output")
+        return result
+
+
+def compile_stylesheet(path: Path, checksum: str) -> Stylesheet:
+    """The compiled stylesheet at ``path``, compiled once per process (keyed by path and sha256)."""
+    key = (path.resolve(), checksum)
+    with _lock:
+        cached = _compiled.get(key)
+        if cached is not None:
+            return cached
+        _, xslt = _saxon()
+        from saxonche import PySaxonApiError
+
+        try:
+            executable = xslt.compile_stylesheet(stylesheet_text=_WRAPPER.format(ns=_EV_NS, href=key[0].as_uri()))
+        except PySaxonApiError as exc:
+            raise RulesetError("ruleset.invalid", f"cannot compile the stylesheet {path}: {exc}") from exc
+        compiled = Stylesheet(executable, key[0])
+        _compiled[key] = compiled
+        return compiled

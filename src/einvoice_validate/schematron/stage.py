@@ -1,0 +1,67 @@
+"""The Schematron stage: one official pack run on a document, SVRL mapped to findings with severities."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..findings import Finding, Flag, Message, severity_of_flag
+from ..rulesets.registry import InstalledPack
+from ._saxon import SaxonDocument, StylesheetRuntimeError, compile_stylesheet
+from .svrl import SvrlError, SvrlEvent, parse_svrl
+
+__all__ = ["RUNTIME_ERROR", "SchematronStage"]
+
+RUNTIME_ERROR = "schematron.runtime-error"
+
+_FLAGS: dict[str, Flag] = {
+    "fatal": "fatal",
+    "error": "error",
+    "warning": "warning",
+    "warn": "warning",
+    "information": "information",
+    "info": "information",
+}
+
+
+class SchematronStage:
+    """One compiled pack; ``custom_levels`` are the profile's per-rule severity overrides (KoSIT customLevel)."""
+
+    def __init__(self, pack: InstalledPack, custom_levels: Mapping[str, Flag]) -> None:
+        self.source = pack.key
+        entry = pack.manifest.entries["stylesheet"]
+        self._stylesheet = compile_stylesheet(pack.entry("stylesheet"), pack.manifest.files[entry])
+        self._levels = dict(custom_levels)
+
+    def run(self, document: SaxonDocument) -> list[Finding]:
+        try:
+            events = parse_svrl(self._stylesheet.run(document))
+        except StylesheetRuntimeError as exc:
+            events = [SvrlEvent("runtime-error", exc.code, "fatal", None, exc.message)]
+        except SvrlError as exc:
+            events = [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
+        return [self._finding(e) for e in events]
+
+    def _finding(self, event: SvrlEvent) -> Finding:
+        if event.kind == "runtime-error":
+            text = f"The rule pack stopped with the dynamic error {event.id}: {event.text}"
+            return Finding(
+                rule_id=RUNTIME_ERROR,
+                severity=severity_of_flag("fatal"),
+                flag="fatal",
+                stage="schematron",
+                location=None,
+                message=Message(en=text, de=f"Das Regelwerk brach mit dem Laufzeitfehler {event.id} ab: {event.text}"),
+                source=self.source,
+            )
+        rule_id = event.id or "UNSPECIFIC"
+        flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
+        level = self._levels.get(rule_id)
+        return Finding(
+            rule_id=rule_id,
+            severity=severity_of_flag(level or flag),
+            flag=flag,
+            stage="schematron",
+            location=event.location,
+            message=Message(en=event.text, de=event.text),
+            source=self.source,
+        )

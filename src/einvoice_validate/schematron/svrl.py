@@ -1,0 +1,62 @@
+"""SVRL → neutral events (pure: no Saxon, no profile logic). Unreadable SVRL is an error, never "no findings"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+__all__ = ["SvrlError", "SvrlEvent", "parse_svrl"]
+
+_SVRL = "{http://purl.oclc.org/dsdl/svrl}"
+_FAILED = _SVRL + "failed-assert"
+_REPORT = _SVRL + "successful-report"
+_TEXT = _SVRL + "text"
+_OUTPUT = _SVRL + "schematron-output"
+_RUNTIME = "{urn:einvoice-validate:saxon}runtime-error"
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+
+
+class SvrlError(Exception):
+    """The stylesheet's output is not SVRL."""
+
+
+@dataclass(frozen=True, slots=True)
+class SvrlEvent:
+    """A failed assert or successful report, as the pack states it."""
+
+    kind: str  # failed-assert | successful-report | runtime-error
+    id: str | None
+    flag: str | None
+    location: str | None
+    text: str
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def parse_svrl(output: str) -> list[SvrlEvent]:
+    """Read the wrapper's output: SVRL, or a single ``runtime-error`` event (``id`` = the error code)."""
+    try:
+        root = etree.fromstring(output.encode("utf-8"), _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise SvrlError(f"the stylesheet output is not XML: {exc}") from exc
+    if root.tag == _RUNTIME:
+        return [SvrlEvent("runtime-error", root.get("code") or "UNKNOWN", "fatal", None, _normalise(root.text or ""))]
+    if root.tag != _OUTPUT:
+        raise SvrlError(f"the stylesheet output has the root {root.tag}, not svrl:schematron-output")
+    events = []
+    for element in root.iter(_FAILED, _REPORT):
+        text_el = element.find(_TEXT)
+        text = "".join(text_el.itertext()) if text_el is not None else ""
+        events.append(
+            SvrlEvent(
+                kind="failed-assert" if element.tag == _FAILED else "successful-report",
+                id=element.get("id"),
+                flag=element.get("flag") or element.get("role"),
+                location=element.get("location"),
+                text=_normalise(text),
+            )
+        )
+    return events

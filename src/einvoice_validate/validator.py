@@ -1,0 +1,167 @@
+"""``Validator``: holds the profiles and their compiled stages; reusable and safe to share after building.
+
+Pipeline per document: hardened parse → profile → XSD → each Schematron pack (the document crosses into Saxon
+once) → findings. Every stage runs, also after XSD errors, unless ``xsd_gate`` asks for the KoSIT behaviour.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__
+from .findings import Finding, Message, Report, Severity
+from .limits import DEFAULT_LIMITS, Limits
+from .parse import Document, Source, load
+from .profiles import Profile, load_profiles, select_profile
+from .rulesets.registry import Registry
+from .schematron import SchematronStage
+from .xsd import XsdStage
+
+__all__ = ["Validator"]
+
+GENERIC_PROFILE_NOTE = "profile.en16931-only"
+
+
+@dataclass(frozen=True, slots=True)
+class _Stages:
+    xsd: XsdStage
+    schematron: tuple[SchematronStage, ...]
+
+
+class Validator:
+    """Validates invoices; compiled packs are built on first use per profile and kept for the process.
+
+    Args:
+        profile: force this profile for every document (default: match each document, as KoSIT does).
+        rules_home: where the packs are installed (default: :func:`~einvoice_validate.rulesets.default_home`).
+        limits: document size and depth limits.
+        xsd_gate: skip Schematron when XSD found errors (the KoSIT validator's behaviour). Off by default: the
+            API promises every finding at once.
+    """
+
+    def __init__(
+        self,
+        profile: str | None = None,
+        *,
+        rules_home: Path | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        xsd_gate: bool = False,
+    ) -> None:
+        self.profiles = load_profiles()
+        self.registry = Registry(rules_home)
+        self.limits = limits
+        self.xsd_gate = xsd_gate
+        self.profile = profile
+        if profile is not None and profile not in {p.name for p in self.profiles}:
+            from .errors import ProfileError
+
+            raise ProfileError("profile.unknown", f"unknown profile {profile}")
+        self._stages: dict[str, _Stages] = {}
+        self._lock = threading.Lock()
+
+    def _stages_for(self, profile: Profile) -> _Stages:
+        with self._lock:
+            stages = self._stages.get(profile.name)
+            if stages is None:
+                xsd_pack = self.registry.get(profile.xsd)
+                xsd_pack.verify()
+                sch = []
+                for key in profile.schematron:
+                    pack = self.registry.get(key)
+                    pack.verify()
+                    sch.append(SchematronStage(pack, profile.custom_levels))
+                stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch))
+                self._stages[profile.name] = stages
+            return stages
+
+    def prepare(self, *profiles: str) -> None:
+        """Compile the packs of ``profiles`` (default: all) now rather than on first use."""
+        wanted = set(profiles) or {p.name for p in self.profiles}
+        for profile in self.profiles:
+            if profile.name in wanted:
+                self._stages_for(profile)
+
+    def validate(self, source: Source, *, profile: str | None = None) -> Report:
+        """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
+        document could not be validated (unreadable, too large, unsupported, missing rule packs)."""
+        timings: dict[str, float] = {}
+        start = time.perf_counter()
+        document = load(source, self.limits)
+        timings["parse"] = _ms(start)
+        chosen = select_profile(document, self.profiles, profile or self.profile)
+        findings = list(self._run(document, chosen, timings))
+        valid = not any(f.severity is Severity.ERROR for f in findings)
+        return Report(
+            profile=chosen.name,
+            syntax=document.syntax,
+            document_type=document.document_type,
+            spec_id=document.spec_id,
+            packs=(chosen.xsd, *chosen.schematron),
+            findings=tuple(findings),
+            valid=valid,
+            accepted=valid if chosen.verdict == "kosit" else None,
+            timings_ms=timings,
+        )
+
+    def iter_findings(self, source: Source, *, profile: str | None = None) -> Iterator[Finding]:
+        """The findings of one document, stage by stage, lazily (later packs run only if iterated)."""
+        timings: dict[str, float] = {}
+        document = load(source, self.limits)
+        chosen = select_profile(document, self.profiles, profile or self.profile)
+        yield from self._run(document, chosen, timings)
+
+    def _run(self, document: Document, profile: Profile, timings: dict[str, float]) -> Iterator[Finding]:
+        if profile.match == "any" and not profile.knows_spec_id(document):
+            yield _generic_note(document, profile)
+        stages = self._stages_for(profile)
+        start = time.perf_counter()
+        xsd_findings = stages.xsd.run(document)
+        for finding in xsd_findings:
+            level = profile.custom_levels.get(finding.rule_id)
+            yield finding if level is None else _with_level(finding, level)
+        timings["xsd"] = _ms(start)
+        if self.xsd_gate and xsd_findings:
+            return
+        from .schematron._saxon import parse_document
+
+        start = time.perf_counter()
+        saxon_doc = parse_document(document.text())
+        timings["saxon-parse"] = _ms(start)
+        for stage in stages.schematron:
+            start = time.perf_counter()
+            yield from stage.run(saxon_doc)
+            timings[stage.source] = _ms(start)
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _with_level(finding: Finding, level: str) -> Finding:
+    from .findings import severity_of_flag
+
+    return finding.model_copy(update={"severity": severity_of_flag(level)})
+
+
+def _generic_note(document: Document, profile: Profile) -> Finding:
+    spec = document.spec_id
+    said = f"the specification identifier {spec!r}" if spec is not None else "no specification identifier"
+    gesagt = f"die Spezifikationskennung {spec!r}" if spec is not None else "keine Spezifikationskennung"
+    return Finding(
+        rule_id=GENERIC_PROFILE_NOTE,
+        severity=Severity.INFO,
+        flag="information",
+        stage="input",
+        location=None,
+        message=Message(
+            en=f"The document has {said}, which is not one of the known profiles: it was checked against "
+            f"EN 16931 only ({profile.name}).",
+            de=f"Das Dokument hat {gesagt}, die zu keinem bekannten Profil gehört: es wurde nur gegen "
+            f"EN 16931 geprüft ({profile.name}).",
+        ),
+        source=f"einvoice-validate@{__version__}",
+    )

@@ -1,0 +1,68 @@
+"""The XSD stage: one compiled ``XMLSchema`` per schema file and process; libxml2 errors become findings
+with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.xsd_codes`)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from lxml import etree
+
+from .errors import RulesetError
+from .findings import Finding, Message, Severity
+from .parse import Document
+from .rulesets.registry import InstalledPack
+from .xsd_codes import xerces_issues
+
+__all__ = ["XsdStage"]
+
+_cache: dict[tuple[Path, str], etree.XMLSchema] = {}
+_lock = threading.Lock()
+
+
+def _schema(path: Path, checksum: str) -> etree.XMLSchema:
+    key = (path, checksum)
+    with _lock:
+        schema = _cache.get(key)
+        if schema is None:
+            # Schema files come from the verified rules home; imports are relative files, never network.
+            parser = etree.XMLParser(resolve_entities=False, no_network=True)
+            try:
+                schema = etree.XMLSchema(etree.parse(str(path), parser))
+            except (etree.XMLSchemaParseError, etree.XMLSyntaxError, OSError) as exc:
+                raise RulesetError("ruleset.invalid", f"cannot compile the XML schema {path}: {exc}") from exc
+            _cache[key] = schema
+        return schema
+
+
+class XsdStage:
+    """Validates a document against the schema of one entry point of an XSD pack."""
+
+    def __init__(self, pack: InstalledPack, entry: str) -> None:
+        self.source = pack.key
+        path = pack.entry(entry)
+        self._schema = _schema(path, pack.manifest.files[pack.manifest.entries[entry]])
+        self._lock = threading.Lock()  # an XMLSchema's error_log is per object: one validation at a time
+
+    def run(self, document: Document) -> list[Finding]:
+        with self._lock:
+            if self._schema.validate(document.tree):
+                return []
+            entries = list(self._schema.error_log)
+        findings = []
+        for entry in entries:
+            for issue in xerces_issues(entry, document.tree):
+                findings.append(
+                    Finding(
+                        rule_id=issue.code,
+                        severity=Severity.ERROR,
+                        flag="error",
+                        stage="xsd",
+                        location=issue.path,
+                        line=issue.line,
+                        column=issue.column,
+                        message=Message(en=issue.message, de=issue.message),
+                        source=self.source,
+                    )
+                )
+        return findings
