@@ -1,0 +1,36 @@
+"""Shared fixtures: the shared corpus folder and the installed rule packs (compiled once per session)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from einvoice_validate import Validator
+from einvoice_validate.rulesets import Registry
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+CORPUS = SHARED / "corpus"
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    if not (SHARED / "corpus").is_dir():
+        pytest.fail(f"the shared corpus is not at {SHARED}; set EINVOICE_SHARED")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    reg = Registry()
+    missing = sorted(set(reg.manifests) - {p.key for p in reg.installed()})
+    if missing:
+        pytest.fail(f"rule packs not installed in {reg.home}: {missing}; run `make rulesets`")
+    return reg
+
+
+@pytest.fixture(scope="session")
+def validator(registry: Registry) -> Validator:
+    return Validator(rules_home=registry.home)

@@ -1,0 +1,113 @@
+"""The CLI contract: exit codes, the jsonl keys, text output; once through a real subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from einvoice_validate.cli import main
+from einvoice_validate.rulesets import Registry
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+VALID = [EXAMPLES / "xrechnung-ubl-invoice.xml", EXAMPLES / "xrechnung-cii-invoice.xml", EXAMPLES / "cius-ro-ubl-invoice.xml"]
+BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
+JSONL_KEYS = ["file", "profile", "valid", "accepted", "findings", "error"]
+FINDING_KEYS = {"ruleId", "severity", "flag", "stage", "location", "line", "column", "message", "source"}
+
+
+def run(args: list[str], home: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--home", str(home), *args], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_valid_examples_exit_0(registry: Registry) -> None:
+    code, out, _ = run(["validate", *map(str, VALID)], registry.home)
+    assert code == 0, out
+    assert out.count(": valid") == 3
+
+
+def test_broken_example_exit_1_with_official_ids(registry: Registry) -> None:
+    code, out, _ = run(["validate", "--format", "jsonl", str(BROKEN)], registry.home)
+    assert code == 1
+    [row] = [json.loads(line) for line in out.splitlines()]
+    assert list(row) == JSONL_KEYS
+    assert row["valid"] is False and row["accepted"] is False and row["error"] is None
+    assert row["profile"] == "xrechnung-3.0-ubl-invoice"
+    ids = {f["ruleId"] for f in row["findings"]}
+    assert {"BR-DE-15", "BR-CO-15", "cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"} <= ids
+    for finding in row["findings"]:
+        assert set(finding) == FINDING_KEYS
+        assert set(finding["message"]) == {"en", "de"}
+        assert finding["severity"] in {"ERROR", "WARNING", "INFO"}
+
+
+def test_unreadable_file_exit_2_and_error_row(registry: Registry, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xml"
+    bad.write_bytes(b"%PDF-1.7 not xml")
+    code, out, _ = run(["validate", "--format", "jsonl", str(VALID[0]), str(bad), str(tmp_path / "missing.xml")], registry.home)
+    assert code == 2
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["error"] and r["error"]["code"] for r in rows] == [None, "document.unreadable", "request.unreadable"]
+    assert all(list(r) == JSONL_KEYS for r in rows)
+
+
+def test_json_format_is_one_array(registry: Registry) -> None:
+    code, out, _ = run(["validate", "--format", "json", str(VALID[0]), str(BROKEN)], registry.home)
+    assert code == 1
+    rows = json.loads(out)
+    assert [r["valid"] for r in rows] == [True, False]
+    assert rows[0]["packs"] == ["ubl-2.1@2.1", "en16931-ubl@1.3.15", "xrechnung-ubl@2.5.0"]
+
+
+def test_forced_profile(registry: Registry) -> None:
+    code, out, _ = run(["validate", "--format", "jsonl", "--profile", "en16931-ubl-invoice", str(VALID[0])], registry.home)
+    row = json.loads(out)
+    assert row["profile"] == "en16931-ubl-invoice" and row["accepted"] is None
+
+
+def test_xsd_gate_skips_schematron(registry: Registry) -> None:
+    code, out, _ = run(["validate", "--format", "jsonl", "--xsd-gate", str(BROKEN)], registry.home)
+    row = json.loads(out)
+    assert code == 1
+    assert {f["stage"] for f in row["findings"]} == {"xsd"}
+
+
+def test_usage_errors_exit_2(registry: Registry) -> None:
+    assert run([], registry.home)[0] == 2
+    assert run(["validate", "--format", "yaml", str(BROKEN)], registry.home)[0] == 2
+    code, _, err = run(["validate", "--profile", "nope", str(BROKEN)], registry.home)
+    assert code == 2 and "profile.unknown" in err
+
+
+def test_missing_packs_exit_2(tmp_path: Path) -> None:
+    code, _, err = run(["validate", str(VALID[0])], tmp_path / "empty-home")
+    assert code == 2 and "ruleset.missing" in err
+
+
+def test_rulesets_list_and_verify(registry: Registry) -> None:
+    code, out, _ = run(["rulesets", "list"], registry.home)
+    assert code == 0 and out.count("installed") == 9
+    code, out, _ = run(["rulesets", "verify"], registry.home)
+    assert code == 0 and out.count(" ok ") == 9
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_real_subprocess(registry: Registry, fmt: str) -> None:
+    env = {**os.environ, "EINVOICE_VALIDATE_HOME": str(registry.home)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "einvoice_validate", "validate", "--format", fmt, str(BROKEN), str(VALID[1])],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "BR-DE-15" in proc.stdout

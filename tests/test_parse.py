@@ -1,0 +1,86 @@
+"""The hardened parser: what it refuses and the stable codes it gives (the full hostile suite is issue 5's)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from einvoice_validate import InputError, Limits, Validator
+from einvoice_validate.parse import load
+
+UBL = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a/></Invoice>'
+
+
+def code_of(data: object, limits: Limits = Limits()) -> str:
+    with pytest.raises(InputError) as info:
+        load(data, limits)  # type: ignore[arg-type]
+    return info.value.code
+
+
+def test_doctype_is_refused_before_parsing(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    xxe = f'<?xml version="1.0"?><!DOCTYPE Invoice [<!ENTITY x SYSTEM "file://{secret}">]>'.encode()
+    xxe += b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">&x;</Invoice>'
+    with pytest.raises(InputError) as info:
+        load(xxe)
+    assert info.value.code == "document.forbidden-construct"
+    assert "TOP-SECRET" not in str(info.value)
+
+
+def test_doctype_after_comment_and_in_utf16_is_refused() -> None:
+    assert code_of(b"<!-- c --><?pi x?>\n<!DOCTYPE a><a/>") == "document.forbidden-construct"
+    assert code_of('<!DOCTYPE a><a/>'.encode("utf-16")) == "document.forbidden-construct"
+
+
+@pytest.mark.parametrize("data", [b"", b"   \n", b"%PDF-1.7", b"PK\x03\x04zip", b'{"json": 1}', b"<Invoice><a></Invoice>"])
+def test_not_xml_is_unreadable(data: bytes) -> None:
+    assert code_of(data) == "document.unreadable"
+
+
+def test_unreadable_has_line_and_column() -> None:
+    with pytest.raises(InputError) as info:
+        load(b"<a>\n<b></a>")
+    assert "line 2" in info.value.detail
+
+
+def test_too_large_bytes_path_and_stream(tmp_path: Path) -> None:
+    small = Limits(max_document_bytes=50)
+    assert code_of(UBL, small) == "invoice.too-large"
+    path = tmp_path / "big.xml"
+    path.write_bytes(UBL)
+    assert code_of(path, small) == "invoice.too-large"
+    assert code_of(io.BytesIO(UBL), small) == "invoice.too-large"
+
+
+def test_depth_limit() -> None:
+    deep = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">' + b"<a>" * 70 + b"</a>" * 70 + b"</Invoice>"
+    assert code_of(deep) == "document.limit-exceeded"
+    assert load(deep, Limits(max_depth=100)).document_type == "ubl-invoice"
+
+
+def test_sources_bytes_path_file(tmp_path: Path) -> None:
+    path = tmp_path / "i.xml"
+    path.write_bytes(UBL)
+    for source in (UBL, path, str(path), io.BytesIO(UBL), bytearray(UBL)):
+        assert load(source).document_type == "ubl-invoice"  # type: ignore[arg-type]
+    assert code_of(tmp_path / "missing.xml") == "request.unreadable"
+    assert code_of(io.StringIO("<a/>")) == "request.unreadable"
+    assert code_of(12) == "request.unreadable"
+
+
+def test_encodings_are_read() -> None:
+    latin = '<?xml version="1.0" encoding="ISO-8859-1"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a>Müller</a></Invoice>'
+    doc = load(latin.encode("latin-1"))
+    assert "Müller" in doc.text()
+    assert load(b"\xef\xbb\xbf" + UBL).document_type == "ubl-invoice"
+    assert load(UBL.decode().encode("utf-16")).document_type == "ubl-invoice"
+
+
+def test_invalid_invoice_is_a_report_not_an_exception(validator: Validator) -> None:
+    report = validator.validate(UBL)
+    assert not report.valid
+    assert report.profile == "en16931-ubl-invoice"
+    assert any(f.stage == "xsd" for f in report.findings)
