@@ -138,6 +138,9 @@ def _standalone(fragment: etree._Element) -> str:
 def cases_in_file(path: Path, folder: str) -> list[UnitCase]:
     """The cases of one test file, ``folder`` being the name used in the ids."""
     tree = etree.parse(str(path), _parser())
+    if tree.docinfo.doctype:
+        # Entities are never expanded; a reference left unexpanded would make the fragment unusable.
+        raise UnitSuiteError(f"{path}: has a DOCTYPE declaration; DTDs and entities are refused")
     root = tree.getroot()
     if root.tag != f"{_V}testSet":
         raise UnitSuiteError(f"{path}: root is {root.tag}, not a VEFA testSet")

@@ -16,7 +16,11 @@ from einvoice_validate.rulesets import Registry
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-VALID = [EXAMPLES / "xrechnung-ubl-invoice.xml", EXAMPLES / "xrechnung-cii-invoice.xml", EXAMPLES / "cius-ro-ubl-invoice.xml"]
+VALID = [
+    EXAMPLES / "xrechnung-ubl-invoice.xml",
+    EXAMPLES / "xrechnung-cii-invoice.xml",
+    EXAMPLES / "cius-ro-ubl-invoice.xml",
+]
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
 JSONL_KEYS = ["file", "profile", "valid", "accepted", "findings", "error"]
 FINDING_KEYS = {"ruleId", "severity", "flag", "stage", "location", "line", "column", "message", "source"}
@@ -52,7 +56,9 @@ def test_broken_example_exit_1_with_official_ids(registry: Registry) -> None:
 def test_unreadable_file_exit_2_and_error_row(registry: Registry, tmp_path: Path) -> None:
     bad = tmp_path / "bad.xml"
     bad.write_bytes(b"%PDF-1.7 not xml")
-    code, out, _ = run(["validate", "--format", "jsonl", str(VALID[0]), str(bad), str(tmp_path / "missing.xml")], registry.home)
+    code, out, _ = run(
+        ["validate", "--format", "jsonl", str(VALID[0]), str(bad), str(tmp_path / "missing.xml")], registry.home
+    )
     assert code == 2
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["error"] and r["error"]["code"] for r in rows] == [None, "document.unreadable", "request.unreadable"]
@@ -68,7 +74,7 @@ def test_json_format_is_one_array(registry: Registry) -> None:
 
 
 def test_forced_profile(registry: Registry) -> None:
-    code, out, _ = run(["validate", "--format", "jsonl", "--profile", "en16931-ubl-invoice", str(VALID[0])], registry.home)
+    _, out, _ = run(["validate", "--format", "jsonl", "--profile", "en16931-ubl-invoice", str(VALID[0])], registry.home)
     row = json.loads(out)
     assert row["profile"] == "en16931-ubl-invoice" and row["accepted"] is None
 

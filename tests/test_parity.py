@@ -60,9 +60,7 @@ def _plan() -> dict[str, list[str]]:
 
 
 def _stylesheet_names(registry: Registry) -> dict[str, str]:
-    return {
-        key: Path(m.entries["stylesheet"]).name for key, m in registry.manifests.items() if m.kind == "schematron"
-    }
+    return {key: Path(m.entries["stylesheet"]).name for key, m in registry.manifests.items() if m.kind == "schematron"}
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +97,9 @@ def test_schematron_parity(name: str, reports: dict[str, Report], registry: Regi
     assert ran == _plan()[row["profile"]], f"profile {report.profile} runs other stylesheets than {row['profile']}"
 
     expected = Counter((f["id"], f["flag"]) for f in row["findings"] if f["kind"] != "runtime-error")
-    ours = Counter((f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR)
+    ours = Counter(
+        (f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR
+    )
     assert ours == expected, f"missing {expected - ours}, extra {ours - expected}"
 
     expected_stopped = {f["pack"] for f in row["findings"] if f["kind"] == "runtime-error"}

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import InputError, Limits, Validator
+from einvoice_validate import DEFAULT_LIMITS, InputError, Limits, Validator
 from einvoice_validate.parse import load
 
 UBL = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a/></Invoice>'
 
 
-def code_of(data: object, limits: Limits = Limits()) -> str:
+def code_of(data: object, limits: Limits = DEFAULT_LIMITS) -> str:
     with pytest.raises(InputError) as info:
         load(data, limits)  # type: ignore[arg-type]
     return info.value.code
@@ -32,10 +32,12 @@ def test_doctype_is_refused_before_parsing(tmp_path: Path) -> None:
 
 def test_doctype_after_comment_and_in_utf16_is_refused() -> None:
     assert code_of(b"<!-- c --><?pi x?>\n<!DOCTYPE a><a/>") == "document.forbidden-construct"
-    assert code_of('<!DOCTYPE a><a/>'.encode("utf-16")) == "document.forbidden-construct"
+    assert code_of("<!DOCTYPE a><a/>".encode("utf-16")) == "document.forbidden-construct"
 
 
-@pytest.mark.parametrize("data", [b"", b"   \n", b"%PDF-1.7", b"PK\x03\x04zip", b'{"json": 1}', b"<Invoice><a></Invoice>"])
+@pytest.mark.parametrize(
+    "data", [b"", b"   \n", b"%PDF-1.7", b"PK\x03\x04zip", b'{"json": 1}', b"<Invoice><a></Invoice>"]
+)
 def test_not_xml_is_unreadable(data: bytes) -> None:
     assert code_of(data) == "document.unreadable"
 
@@ -56,7 +58,12 @@ def test_too_large_bytes_path_and_stream(tmp_path: Path) -> None:
 
 
 def test_depth_limit() -> None:
-    deep = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">' + b"<a>" * 70 + b"</a>" * 70 + b"</Invoice>"
+    deep = (
+        b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">'
+        + b"<a>" * 70
+        + b"</a>" * 70
+        + b"</Invoice>"
+    )
     assert code_of(deep) == "document.limit-exceeded"
     assert load(deep, Limits(max_depth=100)).document_type == "ubl-invoice"
 
@@ -72,7 +79,10 @@ def test_sources_bytes_path_file(tmp_path: Path) -> None:
 
 
 def test_encodings_are_read() -> None:
-    latin = '<?xml version="1.0" encoding="ISO-8859-1"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a>Müller</a></Invoice>'
+    latin = (
+        '<?xml version="1.0" encoding="ISO-8859-1"?>'
+        '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a>Müller</a></Invoice>'
+    )
     doc = load(latin.encode("latin-1"))
     assert "Müller" in doc.text()
     assert load(b"\xef\xbb\xbf" + UBL).document_type == "ubl-invoice"

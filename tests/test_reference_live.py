@@ -44,6 +44,8 @@ def test_same_findings_as_the_live_reference(
     findings = row["findings"]
     assert isinstance(findings, list)
     expected = Counter((f["id"], f["flag"]) for f in findings if f["kind"] != "runtime-error")
-    ours = Counter((f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR)
+    ours = Counter(
+        (f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR
+    )
     assert ours == expected
     assert bool(row["xsd"]) == any(f.stage == "xsd" for f in report.findings)

@@ -54,7 +54,8 @@ PACKS: list[dict[str, object]] = [
             "release": "validation-1.3.16",
             "commit": "b6c9e06a59812fb1a83585da40923b3678a649ad",
             "archive": EN_REPO + "/archive/b6c9e06a59812fb1a83585da40923b3678a649ad.zip",
-            "archive_prefix": "eInvoicing-EN16931-b6c9e06a59812fb1a83585da40923b3678a649ad/cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/",
+            "archive_prefix": "eInvoicing-EN16931-b6c9e06a59812fb1a83585da40923b3678a649ad/"
+            "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/",
         },
     },
 ]

@@ -27,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="einvoice-validate", description="Validate e-invoices offline with the official rule packs."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--home", type=Path, help="rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)")
+    parser.add_argument(
+        "--home", type=Path, help="rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     val = sub.add_parser("validate", help="validate invoice files")
@@ -39,7 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
     rs_sub = rs.add_subparsers(dest="action", required=True)
     inst = rs_sub.add_parser("install", help="install the packs (copy from DIR, or download the pinned releases)")
-    inst.add_argument("--from", dest="source", type=Path, metavar="DIR", help="a folder laid out like the official rulesets/")
+    inst.add_argument(
+        "--from", dest="source", type=Path, metavar="DIR", help="a folder laid out like the official rulesets/"
+    )
     inst.add_argument("packs", nargs="*", metavar="ID@VERSION", help="only these packs (default: all)")
     rs_sub.add_parser("list", help="list the known packs and whether they are installed")
     rs_sub.add_parser("verify", help="re-check every installed file against its manifest")
@@ -94,7 +98,9 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             else:
                 assert report is None or isinstance(report, Report)
                 if report is not None:
-                    row.update(report.model_dump(mode="json", by_alias=True, include={"spec_id", "packs", "timings_ms"}))
+                    row.update(
+                        report.model_dump(mode="json", by_alias=True, include={"spec_id", "packs", "timings_ms"})
+                    )
                 rows.append(row)
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2), file=out)

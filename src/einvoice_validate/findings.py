@@ -6,7 +6,7 @@ frozen and forbid extra fields, so a typo in a producer is an error, not a silen
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -19,7 +19,7 @@ Flag = Literal["fatal", "error", "warning", "information"]
 Stage = Literal["input", "xsd", "schematron"]
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """What a finding means for the invoice: ERROR blocks issuing it, WARNING and INFO do not."""
 
     ERROR = "ERROR"

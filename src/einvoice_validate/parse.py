@@ -103,7 +103,9 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
         if not isinstance(data, bytes):
             raise InputError("request.unreadable", "the file object must be opened in binary mode")
     else:
-        raise InputError("request.unreadable", f"cannot validate a {type(source).__name__}: pass bytes, a path or a binary file")
+        raise InputError(
+            "request.unreadable", f"cannot validate a {type(source).__name__}: pass bytes, a path or a binary file"
+        )
     if len(data) > cap:
         raise _too_large(len(data), cap)
     return data, name
@@ -117,7 +119,7 @@ def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int) -> bytes:
         if not chunk:
             break
         if not isinstance(chunk, bytes):
-            return chunk  # type: ignore[unreachable]  # text stream: reported by the caller
+            return chunk  # text stream: reported by the caller
         chunks.append(chunk)
         total += len(chunk)
     return b"".join(chunks)
@@ -170,10 +172,8 @@ def _prolog_has_markup_declaration(data: bytes) -> bool:
         elif head.startswith(b"<!--", j):
             end = head.find(b"-->", j + 4)
             i = end + 3 if end >= 0 else len(head)
-        elif head.startswith(b"<!", j):
-            return True
         else:
-            return False
+            return head.startswith(b"<!", j)  # a declaration before the root element, or the root itself
 
 
 def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
@@ -190,11 +190,13 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
-        raise InputError("document.unreadable", f"not well-formed XML at line {line}, column {column}: {exc.msg}") from exc
+        raise InputError(
+            "document.unreadable", f"not well-formed XML at line {line}, column {column}: {exc.msg}"
+        ) from exc
     except ValueError as exc:  # e.g. lxml refusing an unknown encoding
         raise InputError("document.unreadable", f"not readable as XML: {exc}") from exc
     tree = root.getroottree()
-    if tree.docinfo.doctype:  # defence in depth: the prolog scan should have refused it
+    if tree.docinfo.doctype:  # type: ignore[union-attr]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
         raise InputError("document.forbidden-construct", "the document has a DOCTYPE declaration")
     if _depth_probe(limits.max_depth)(tree):
         raise InputError("document.limit-exceeded", f"elements are nested deeper than {limits.max_depth} levels")

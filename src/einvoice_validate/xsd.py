@@ -48,7 +48,7 @@ class XsdStage:
         with self._lock:
             if self._schema.validate(document.tree):
                 return []
-            entries = list(self._schema.error_log)
+            entries = list(iter(self._schema.error_log))  # type: ignore[call-overload]  # (lxml-stubs)
         findings = []
         for entry in entries:
             for issue in xerces_issues(entry, document.tree):

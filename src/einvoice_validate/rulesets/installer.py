@@ -84,7 +84,7 @@ def _download(manifest: Manifest, staging: Path) -> None:
     if not up.archive:
         raise RulesetError("ruleset.install-failed", f"pack {manifest.key} has no download address; use --from DIR")
     try:
-        with urllib.request.urlopen(up.archive, timeout=DOWNLOAD_TIMEOUT_S) as response:  # noqa: S310 (https only)
+        with urllib.request.urlopen(up.archive, timeout=DOWNLOAD_TIMEOUT_S) as response:
             blob = response.read()
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise RulesetError(
@@ -108,7 +108,9 @@ def _download(manifest: Manifest, staging: Path) -> None:
             )
         data = archive.read(members[name])
         if hashlib.sha256(data).hexdigest() != expected:
-            raise RulesetError("ruleset.corrupt", f"pack {manifest.key}: file {rel} from {up.archive} has a wrong sha256")
+            raise RulesetError(
+                "ruleset.corrupt", f"pack {manifest.key}: file {rel} from {up.archive} has a wrong sha256"
+            )
         dest = staging / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)

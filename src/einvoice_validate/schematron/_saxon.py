@@ -28,7 +28,9 @@ _WRAPPER = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XS
     <xsl:try>
       <xsl:apply-templates select="."/>
       <xsl:catch>
-        <ev:runtime-error code="{{local-name-from-QName($err:code)}}"><xsl:value-of select="$err:description"/></ev:runtime-error>
+        <ev:runtime-error code="{{local-name-from-QName($err:code)}}">
+          <xsl:value-of select="$err:description"/>
+        </ev:runtime-error>
       </xsl:catch>
     </xsl:try>
   </xsl:template>

@@ -49,7 +49,7 @@ def parse_svrl(output: str) -> list[SvrlEvent]:
     events = []
     for element in root.iter(_FAILED, _REPORT):
         text_el = element.find(_TEXT)
-        text = "".join(text_el.itertext()) if text_el is not None else ""
+        text = "".join(str(t) for t in text_el.itertext()) if text_el is not None else ""
         events.append(
             SvrlEvent(
                 kind="failed-assert" if element.tag == _FAILED else "successful-report",
