@@ -8,6 +8,7 @@ fragment. This module turns each ``<test>`` into a :class:`UnitCase` carrying th
 string, ready for the Schematron stage.
 
 Example:
+    >>> from tests.conftest import CORPUS
     >>> from tests.suites import load_unit_cases
     >>> cases = load_unit_cases(CORPUS / "en16931-tests")
     >>> cases[0].id
@@ -45,6 +46,7 @@ Expectation = tuple[Kind, str]
 
 _V = f"{{{VEFA_NS}}}"
 _KINDS: tuple[Kind, ...] = ("error", "warning", "success")
+_KIND_OF_TAG: dict[str, Kind] = {f"{_V}{kind}": kind for kind in _KINDS}
 _CONFIGURATIONS: dict[str, Syntax] = {"tc434-ubl": "ubl", "tc434-cii": "cii"}
 _ROOT_SYNTAX: dict[str, Syntax] = {
     "{urn:oasis:names:specification:ubl:schema:xsd:Invoice-2}Invoice": "ubl",
@@ -99,11 +101,11 @@ def _expectations(test: etree._Element, where: str) -> tuple[tuple[Expectation, 
             name = etree.QName(child).localname
             if child.tag == f"{_V}description":
                 descriptions.append(_normalise(child.text))
-            elif name in _KINDS and child.tag == f"{_V}{name}":
+            elif (kind := _KIND_OF_TAG.get(child.tag)) is not None:
                 rule_id = (child.text or "").strip()
                 if not rule_id:
                     raise UnitSuiteError(f"{where}: empty <{name}>")
-                found.append((name, rule_id))  # type: ignore[arg-type]  # name checked against _KINDS
+                found.append((kind, rule_id))
             else:
                 raise UnitSuiteError(f"{where}: unexpected {child.tag} in <assert>")
     if not found:
@@ -138,7 +140,7 @@ def _standalone(fragment: etree._Element) -> str:
 def cases_in_file(path: Path, folder: str) -> list[UnitCase]:
     """The cases of one test file, ``folder`` being the name used in the ids."""
     tree = etree.parse(str(path), _parser())
-    if tree.docinfo.doctype:
+    if tree.docinfo.doctype:  # type: ignore[union-attr]  # (lxml-stubs)
         # Entities are never expanded; a reference left unexpanded would make the fragment unusable.
         raise UnitSuiteError(f"{path}: has a DOCTYPE declaration; DTDs and entities are refused")
     root = tree.getroot()

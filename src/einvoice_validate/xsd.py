@@ -12,7 +12,7 @@ from .errors import RulesetError
 from .findings import Finding, Message, Severity
 from .parse import Document
 from .rulesets.registry import InstalledPack
-from .xsd_codes import xerces_issues
+from .xsd_codes import issues_from_log, schema_info_for
 
 __all__ = ["XsdStage"]
 
@@ -42,27 +42,27 @@ class XsdStage:
         self.source = pack.key
         path = pack.entry(entry)
         self._schema = _schema(path, pack.manifest.files[pack.manifest.entries[entry]])
+        self._info = schema_info_for(str(path))  # declared types, to give Xerces' codes (built once, cached)
         self._lock = threading.Lock()  # an XMLSchema's error_log is per object: one validation at a time
 
     def run(self, document: Document) -> list[Finding]:
         with self._lock:
             if self._schema.validate(document.tree):
                 return []
-            entries = list(iter(self._schema.error_log))  # type: ignore[call-overload]  # (lxml-stubs)
+            issues = issues_from_log(self._schema.error_log, document.tree, self._info)
         findings = []
-        for entry in entries:
-            for issue in xerces_issues(entry, document.tree):
-                findings.append(
-                    Finding(
-                        rule_id=issue.code,
-                        severity=Severity.ERROR,
-                        flag="error",
-                        stage="xsd",
-                        location=issue.path,
-                        line=issue.line,
-                        column=issue.column,
-                        message=Message(en=issue.message, de=issue.message),
-                        source=self.source,
-                    )
+        for issue in issues:
+            findings.append(
+                Finding(
+                    rule_id=issue.code,
+                    severity=Severity.ERROR,
+                    flag="error",
+                    stage="xsd",
+                    location=issue.path,
+                    line=issue.line,
+                    column=issue.column,
+                    message=Message(en=issue.message, de=issue.message),
+                    source=self.source,
                 )
+            )
         return findings

@@ -1,0 +1,382 @@
+"""Unit tests for einvoice_validate.xsd_codes: libxml2 XSD errors -> Xerces (KoSIT) cvc codes.
+
+Every expectation below was checked against the JDK's Xerces (javax.xml.validation), i.e. the
+validator the KoSIT tool uses, on exactly these documents.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from lxml import etree
+
+from einvoice_validate.xsd_codes import (
+    FALLBACK_CODE,
+    SchemaInfo,
+    XsdIssue,
+    schema_info_for,
+    xerces_issues,
+    xerces_validate,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", str(REPO.parent / "shared")))
+UBL_XSD = SHARED / "rulesets/xsd/ubl-2.1/maindoc/UBL-Invoice-2.1.xsd"
+CII_XSD = SHARED / "rulesets/xsd/cii-d16b/CrossIndustryInvoice_100pD16B.xsd"
+
+pytestmark = pytest.mark.skipif(not UBL_XSD.exists(), reason="shared rulesets not available")
+
+PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+CBC = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+UBL_HEAD = (
+    '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" '
+    'xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" '
+    f'xmlns:cbc="{CBC}">'
+)
+
+
+def ubl(
+    id_: str = "<cbc:ID>1</cbc:ID>",
+    date: str = "<cbc:IssueDate>2024-01-01</cbc:IssueDate>",
+    note: str = "",
+    payable: str = '<cbc:PayableAmount currencyID="EUR">10.00</cbc:PayableAmount>',
+    supplier: str = "<cac:Party/>",
+    item: str = "<cac:Item/>",
+) -> str:
+    return (
+        UBL_HEAD
+        + id_
+        + date
+        + note
+        + f"<cac:AccountingSupplierParty>{supplier}</cac:AccountingSupplierParty>"
+        + "<cac:AccountingCustomerParty><cac:Party/></cac:AccountingCustomerParty>"
+        + f"<cac:LegalMonetaryTotal>{payable}</cac:LegalMonetaryTotal>"
+        + '<cac:InvoiceLine><cbc:ID>1</cbc:ID><cbc:LineExtensionAmount currencyID="EUR">10.00'
+        + f"</cbc:LineExtensionAmount>{item}</cac:InvoiceLine></Invoice>"
+    )
+
+
+CII_HEAD = (
+    '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" '
+    'xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" '
+    'xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">'
+)
+
+
+def cii(settlement: str = "<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>", agreement: str = "") -> str:
+    return (
+        CII_HEAD
+        + "<rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:x</ram:ID>"
+        + "</ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>"
+        + "<rsm:ExchangedDocument><ram:ID>1</ram:ID><ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime>"
+        + '<udt:DateTimeString format="102">20240101</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>'
+        + f"<rsm:SupplyChainTradeTransaction><ram:ApplicableHeaderTradeAgreement>{agreement}"
+        + "</ram:ApplicableHeaderTradeAgreement><ram:ApplicableHeaderTradeDelivery/>"
+        + f"<ram:ApplicableHeaderTradeSettlement>{settlement}</ram:ApplicableHeaderTradeSettlement>"
+        + "</rsm:SupplyChainTradeTransaction></rsm:CrossIndustryInvoice>"
+    )
+
+
+TINY_XSD = """<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t" xmlns:t="urn:t"
+    elementFormDefault="qualified">
+  <xs:simpleType name="Code"><xs:restriction base="xs:token">
+    <xs:enumeration value="A"/><xs:enumeration value="B"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Short"><xs:restriction base="xs:string">
+    <xs:minLength value="2"/><xs:maxLength value="3"/></xs:restriction></xs:simpleType>
+  <xs:complexType name="CodeType"><xs:simpleContent><xs:extension base="t:Code">
+    <xs:attribute name="list" type="t:Code"/>
+    <xs:attribute name="fix" type="xs:token" fixed="F"/>
+    <xs:attribute name="s" type="t:Short"/>
+  </xs:extension></xs:simpleContent></xs:complexType>
+  <xs:element name="root"><xs:complexType><xs:sequence>
+    <xs:element name="code" type="t:CodeType" minOccurs="0" maxOccurs="unbounded"/>
+    <xs:element name="plain" type="t:Code" minOccurs="0" maxOccurs="unbounded"/>
+    <xs:element name="int" type="xs:integer" minOccurs="0" maxOccurs="unbounded"/>
+    <xs:element name="short" type="t:Short" minOccurs="0" maxOccurs="unbounded"/>
+    <xs:element name="empty" minOccurs="0"><xs:complexType/></xs:element>
+  </xs:sequence></xs:complexType></xs:element>
+</xs:schema>
+"""
+
+
+@pytest.fixture(scope="module")
+def ubl_schema() -> tuple[etree.XMLSchema, SchemaInfo]:
+    return etree.XMLSchema(etree.parse(str(UBL_XSD), PARSER)), schema_info_for(str(UBL_XSD))
+
+
+@pytest.fixture(scope="module")
+def cii_schema() -> tuple[etree.XMLSchema, SchemaInfo]:
+    return etree.XMLSchema(etree.parse(str(CII_XSD), PARSER)), schema_info_for(str(CII_XSD))
+
+
+@pytest.fixture(scope="module")
+def tiny_schema(tmp_path_factory: pytest.TempPathFactory) -> tuple[etree.XMLSchema, SchemaInfo]:
+    path = tmp_path_factory.mktemp("xsd") / "tiny.xsd"
+    path.write_text(TINY_XSD, encoding="utf-8")
+    return etree.XMLSchema(etree.parse(str(path), PARSER)), schema_info_for(str(path))
+
+
+def run(schema: tuple[etree.XMLSchema, SchemaInfo], xml: str) -> list[XsdIssue]:
+    tree = etree.ElementTree(etree.fromstring(xml.encode("utf-8"), PARSER))
+    return xerces_validate(schema[0], tree, schema[1])
+
+
+def codes(issues: list[XsdIssue]) -> list[str]:
+    return [i.code for i in issues]
+
+
+# ---- UBL ------------------------------------------------------------------------------------
+
+UBL_CASES: list[tuple[str, str, list[str]]] = [
+    ("valid", ubl(), []),
+    ("missing required element", ubl(date=""), ["cvc-complex-type.2.4.a"]),
+    ("unexpected element", ubl(note="<cbc:Foo>1</cbc:Foo>"), ["cvc-complex-type.2.4.a"]),
+    (
+        "no element expected",
+        ubl(
+            supplier="<cac:Party><cac:PartyTaxScheme><cac:TaxScheme><cbc:ID>VAT</cbc:ID></cac:TaxScheme>"
+            "<cbc:CompanyID>1</cbc:CompanyID></cac:PartyTaxScheme></cac:Party>"
+        ),
+        ["cvc-complex-type.2.4.d"],
+    ),
+    (
+        "incomplete content",
+        ubl(item="<cac:Item><cac:SellersItemIdentification/></cac:Item>"),
+        ["cvc-complex-type.2.4.b"],
+    ),
+    (
+        "bad decimal",
+        ubl(payable='<cbc:PayableAmount currencyID="EUR">1,5</cbc:PayableAmount>'),
+        ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+    (
+        "bad date",
+        ubl(date="<cbc:IssueDate>2024-02-30</cbc:IssueDate>"),
+        ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+    (
+        "empty required decimal",
+        ubl(payable='<cbc:PayableAmount currencyID="EUR"></cbc:PayableAmount>'),
+        ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+    ("empty identifier is fine for XSD", ubl(id_="<cbc:ID></cbc:ID>"), []),
+    (
+        "unknown attribute",
+        ubl(payable='<cbc:PayableAmount currencyID="EUR" foo="1">10</cbc:PayableAmount>'),
+        ["cvc-complex-type.3.2.2"],
+    ),
+    (
+        "missing required attribute",
+        ubl(payable="<cbc:PayableAmount>10</cbc:PayableAmount>"),
+        ["cvc-complex-type.4"],
+    ),
+    (
+        "bad attribute value (xs:language)",
+        ubl(note='<cbc:Note languageID="not a language">x</cbc:Note>'),
+        ["cvc-pattern-valid", "cvc-attribute.3"],
+    ),
+    (
+        "element child in decimal",
+        ubl(
+            payable='<cbc:PayableAmount currencyID="EUR">7<cbc:UnknownElement>x</cbc:UnknownElement>'
+            "</cbc:PayableAmount>"
+        ),
+        ["cvc-complex-type.2.2", "cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+    (
+        "element child in text",
+        ubl(note="<cbc:Note>x<cbc:UnknownElement>x</cbc:UnknownElement></cbc:Note>"),
+        ["cvc-complex-type.2.2"],
+    ),
+    (
+        "misplaced element, later error still reported (Xerces continues)",
+        ubl(id_="", note="<cbc:ID>1</cbc:ID>", payable='<cbc:PayableAmount currencyID="EUR">abc</cbc:PayableAmount>'),
+        ["cvc-complex-type.2.4.a", "cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "xml", "expected"), UBL_CASES, ids=[c[0] for c in UBL_CASES])
+def test_ubl_codes(ubl_schema: tuple[etree.XMLSchema, SchemaInfo], name: str, xml: str, expected: list[str]) -> None:
+    assert codes(run(ubl_schema, xml)) == expected
+
+
+def test_ubl_messages_match_xerces(ubl_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    issues = run(ubl_schema, ubl(payable='<cbc:PayableAmount currencyID="EUR">1,5</cbc:PayableAmount>'))
+    assert [i.message for i in issues] == [
+        "cvc-datatype-valid.1.2.1: '1,5' is not a valid value for 'decimal'.",
+        "cvc-complex-type.2.2: Element 'cbc:PayableAmount' must have no element [children], "
+        "and the value must be valid.",
+    ]
+    assert all(i.path == "/*/cac:LegalMonetaryTotal/cbc:PayableAmount" for i in issues)
+    issues = run(ubl_schema, ubl(item="<cac:Item><cac:SellersItemIdentification/></cac:Item>"))
+    assert issues[0].message == (
+        "cvc-complex-type.2.4.b: The content of element 'cac:SellersItemIdentification' is not complete. "
+        f"One of '{{\"{CBC}\":ID}}' is expected."
+    )
+    issues = run(ubl_schema, ubl(payable="<cbc:PayableAmount>10</cbc:PayableAmount>"))
+    assert issues[0].message == "cvc-complex-type.4: Attribute 'currencyID' must appear on element 'cbc:PayableAmount'."
+
+
+def test_incomplete_content_is_reported_at_end_tag(ubl_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    xml = ubl(item="<cac:Item>\n<cac:SellersItemIdentification>\n</cac:SellersItemIdentification>\n</cac:Item>")
+    issues = run(ubl_schema, xml)
+    assert codes(issues) == ["cvc-complex-type.2.4.b"]
+    assert issues[0].line == 3  # Xerces: end tag of cac:SellersItemIdentification
+
+
+def test_per_entry_api_and_default_schema_info(ubl_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    schema, info = ubl_schema
+    tree = etree.ElementTree(etree.fromstring(ubl(date="<cbc:IssueDate>x</cbc:IssueDate>").encode(), PARSER))
+    assert not schema.validate(tree)
+    entries: list[Any] = list(cast(Any, schema.error_log))
+    assert len(entries) == 1
+    with_info = xerces_issues(entries[0], tree, info)
+    without_info = xerces_issues(entries[0], tree)
+    assert codes(with_info) == codes(without_info) == ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"]
+    assert with_info[0].line == 1
+    assert with_info[0].path == "/*/cbc:IssueDate"
+
+
+def test_unknown_libxml2_error_is_kept(ubl_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    tree = etree.ElementTree(etree.fromstring(ubl().encode(), PARSER))
+    fake: Any = SimpleNamespace(
+        type_name="SCHEMAV_SOMETHING_NEW", message="Element 'x': something odd.", line=7, column=3, path="/*"
+    )
+    issues = xerces_issues(fake, tree, ubl_schema[1])
+    assert issues == [XsdIssue(FALLBACK_CODE, f"{FALLBACK_CODE}: Element 'x': something odd.", 7, 3, "/*")]
+
+
+# ---- CII ------------------------------------------------------------------------------------
+
+CII_CASES: list[tuple[str, str, list[str]]] = [
+    ("valid", cii(), []),
+    (
+        "bad boolean in simple-typed element",
+        cii(
+            settlement="<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:SpecifiedTradeAllowanceCharge>"
+            "<ram:ChargeIndicator><udt:Indicator>yes</udt:Indicator></ram:ChargeIndicator>"
+            "</ram:SpecifiedTradeAllowanceCharge>"
+        ),
+        ["cvc-datatype-valid.1.2.1", "cvc-type.3.1.3"],
+    ),
+    (
+        "empty amount",
+        cii(
+            settlement="<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>"
+            "<ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:LineTotalAmount></ram:LineTotalAmount>"
+            "<ram:TaxBasisTotalAmount>1</ram:TaxBasisTotalAmount><ram:GrandTotalAmount>1</ram:GrandTotalAmount>"
+            "<ram:DuePayableAmount>1</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>"
+        ),
+        ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"],
+    ),
+    ("text in element-only content", cii(agreement="oops"), ["cvc-complex-type.2.3"]),
+    (
+        "duplicate element, later siblings still validated (local declarations)",
+        cii(
+            settlement="<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>"
+            "<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:SpecifiedTradeAllowanceCharge>"
+            "<ram:ChargeIndicator><udt:Indicator>x</udt:Indicator></ram:ChargeIndicator>"
+            "<ram:ActualAmount>abc</ram:ActualAmount></ram:SpecifiedTradeAllowanceCharge>"
+        ),
+        [
+            "cvc-complex-type.2.4.a",
+            "cvc-datatype-valid.1.2.1",
+            "cvc-type.3.1.3",
+            "cvc-datatype-valid.1.2.1",
+            "cvc-complex-type.2.2",
+        ],
+    ),
+    (
+        "undeclared root",
+        '<rsm:Foo xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>',
+        ["cvc-elt.1.a"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "xml", "expected"), CII_CASES, ids=[c[0] for c in CII_CASES])
+def test_cii_codes(cii_schema: tuple[etree.XMLSchema, SchemaInfo], name: str, xml: str, expected: list[str]) -> None:
+    assert codes(run(cii_schema, xml)) == expected
+
+
+def test_cii_simple_type_message(cii_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    xml = cii(
+        settlement="<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:SpecifiedTradeAllowanceCharge>"
+        "<ram:ChargeIndicator><udt:Indicator>yes</udt:Indicator></ram:ChargeIndicator>"
+        "</ram:SpecifiedTradeAllowanceCharge>"
+    )
+    assert [i.message for i in run(cii_schema, xml)] == [
+        "cvc-datatype-valid.1.2.1: 'yes' is not a valid value for 'boolean'.",
+        "cvc-type.3.1.3: The value 'yes' of element 'udt:Indicator' is not valid.",
+    ]
+
+
+# ---- facets, attributes, fixed values (tiny schema) -----------------------------------------
+
+TINY_CASES: list[tuple[str, str, list[str]]] = [
+    ("enumeration in simple content", "<code>C</code>", ["cvc-enumeration-valid", "cvc-complex-type.2.2"]),
+    ("enumeration in attribute", '<code list="C">A</code>', ["cvc-enumeration-valid", "cvc-attribute.3"]),
+    ("minLength in attribute", '<code s="x">A</code>', ["cvc-minLength-valid", "cvc-attribute.3"]),
+    ("fixed attribute", '<code fix="G">A</code>', ["cvc-complex-type.3.1"]),
+    ("enumeration in simple type", "<plain>Z</plain>", ["cvc-enumeration-valid", "cvc-type.3.1.3"]),
+    ("maxLength in simple type", "<short>abcd</short>", ["cvc-maxLength-valid", "cvc-type.3.1.3"]),
+    ("integer", "<int>1.5</int>", ["cvc-datatype-valid.1.2.1", "cvc-type.3.1.3"]),
+    (
+        "element child in simple type",
+        "<plain>A<x/></plain>",
+        ["cvc-type.3.1.2", "cvc-enumeration-valid", "cvc-type.3.1.3"],
+    ),
+    (
+        "element child in enumerated simple content",
+        "<code>A<x/></code>",
+        ["cvc-complex-type.2.2", "cvc-enumeration-valid", "cvc-complex-type.2.2"],
+    ),
+    ("text in empty content", "<empty>x</empty>", ["cvc-complex-type.2.1"]),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "expected"), TINY_CASES, ids=[c[0] for c in TINY_CASES])
+def test_tiny_codes(tiny_schema: tuple[etree.XMLSchema, SchemaInfo], name: str, body: str, expected: list[str]) -> None:
+    assert codes(run(tiny_schema, f'<root xmlns="urn:t">{body}</root>')) == expected
+
+
+def test_tiny_messages(tiny_schema: tuple[etree.XMLSchema, SchemaInfo]) -> None:
+    issues = run(tiny_schema, '<root xmlns="urn:t"><code s="x">A</code></root>')
+    assert [i.message for i in issues] == [
+        "cvc-minLength-valid: Value 'x' with length = '1' is not facet-valid with respect to minLength '2' "
+        "for type 'Short'.",
+        "cvc-attribute.3: The value 'x' of attribute 's' on element 'code' is not valid with respect to its "
+        "type, 'Short'.",
+    ]
+    issues = run(tiny_schema, '<root xmlns="urn:t"><code fix="G">A</code></root>')
+    assert issues[0].message == (
+        "cvc-complex-type.3.1: Value 'G' of attribute 'fix' of element 'code' is not valid with respect to the "
+        "corresponding attribute use. Attribute 'fix' has a fixed value of 'F'."
+    )
+
+
+def test_schema_info_is_cached_and_knows_content_kinds() -> None:
+    info = schema_info_for(str(CII_XSD))
+    assert schema_info_for(str(CII_XSD)) is info
+    tree = etree.fromstring(
+        cii(
+            settlement="<ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode><ram:SpecifiedTradeAllowanceCharge>"
+            "<ram:ChargeIndicator><udt:Indicator>true</udt:Indicator></ram:ChargeIndicator>"
+            "</ram:SpecifiedTradeAllowanceCharge>"
+        ).encode()
+    )
+    indicator = tree.find(".//{urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100}Indicator")
+    currency = tree.find(
+        ".//{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}InvoiceCurrencyCode"
+    )
+    assert indicator is not None and currency is not None
+    ind_type = info.type_for(indicator)
+    cur_type = info.type_for(currency)
+    assert ind_type is not None and ind_type.kind == "simple"
+    assert cur_type is not None and cur_type.kind == "complex-simple"
