@@ -61,8 +61,13 @@ class XsdStage:
                     location=issue.path,
                     line=issue.line,
                     column=issue.column,
-                    message=Message(en=issue.message, de=issue.message),
+                    message=Message(en=_text(issue.code, issue.message), de=_text(issue.code, issue.message)),
                     source=self.source,
                 )
             )
         return findings
+
+
+def _text(code: str, message: str) -> str:
+    # KoSIT's report shows the Xerces message without its leading code (the code is the ruleId).
+    return message.removeprefix(f"{code}: ")
