@@ -1,0 +1,129 @@
+"""Throughput against the reference validator, measured in one run on the same files and cores.
+
+Prints one line per measurement with our figure, the reference's and the ratio (higher = we are faster):
+
+* steady state, documents/s on the 66 XRechnung business cases (after warm-up), 1 worker vs 1 thread and
+  N workers vs N threads;
+* a fresh process validating one invoice (our CLI vs a fresh JVM), wall time;
+* a fresh process validating the 66 business cases, wall time;
+* one large invoice (1,000 and 10,000 lines, from tools/make_large_invoice.py) in a fresh process, wall time;
+* peak memory (max RSS) of our processes.
+
+Usage: python benchmarks/throughput.py [--repeat N] [--workers N]   (needs `make rulesets reference`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
+CLI = [sys.executable, "-m", "einvoice_validate", "validate", "--format", "jsonl"]
+REFERENCE = ["bash", str(REPO / "tools/run-reference.sh")]
+
+
+_WRAPPER = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+wall = time.perf_counter() - start
+sys.stderr.write(proc.stderr)
+print(proc.returncode, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def timed(cmd: list[str]) -> tuple[float, str, int]:
+    """Wall seconds, stderr, and the max RSS (KiB) of the largest process of the command's tree (a fresh
+    wrapper process per measurement, so earlier measurements do not leak into the figure)."""
+    proc = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True)
+    code, wall, rss = proc.stdout.split()
+    if int(code) not in (0, 1):
+        raise SystemExit(f"{cmd[:4]}... failed ({code}): {proc.stderr[-2000:]}")
+    return float(wall), proc.stderr, int(rss)
+
+
+def reference_rate(threads: int, repeat: int) -> float:
+    _, err, _ = timed([*REFERENCE, "--threads", str(threads), "--repeat", str(repeat), *map(str, CASES)])
+    line = [x for x in err.splitlines() if x.startswith("threads=")][-1]
+    return float(line.rsplit("docs_per_s=", 1)[1])
+
+
+def our_rate(workers: int, repeat: int) -> float:
+    code = f"""
+import sys, time
+from pathlib import Path
+from einvoice_validate.batch import iter_validate
+files = [Path(p) for p in sys.argv[1:]]
+for r in iter_validate(files, workers={workers}):  # warm-up: start workers, compile packs
+    pass
+start = time.perf_counter()
+n = sum(1 for _ in iter_validate(files * {repeat}, workers={workers}))
+print(n / (time.perf_counter() - start))
+"""
+    proc = subprocess.run([sys.executable, "-c", code, *map(str, CASES)], capture_output=True, text=True, check=True)
+    return float(proc.stdout.strip().splitlines()[-1])
+
+
+def line(what: str, ours: float, ref: float, unit: str, higher_is_better: bool) -> None:
+    ratio = ours / ref if higher_is_better else ref / ours
+    print(f"{what:<52} ours {ours:9.2f} {unit:<6} reference {ref:9.2f} {unit:<6} ratio {ratio:5.2f}x")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
+    print(f"{len(CASES)} business cases, {args.workers} cores, repeat {args.repeat}; ratio > 1: we are faster")
+
+    line(
+        "steady state, 1 worker vs 1 thread (docs/s)",
+        our_rate(1, args.repeat),
+        reference_rate(1, args.repeat),
+        "doc/s",
+        True,
+    )
+    n = args.workers
+    line(
+        f"steady state, {n} workers vs {n} threads (docs/s)",
+        our_rate(n, args.repeat),
+        reference_rate(n, args.repeat),
+        "doc/s",
+        True,
+    )
+
+    one = str(CASES[0])
+    ours, _, rss_one = timed([*CLI, one])
+    ref, _, _ = timed([*REFERENCE, one])
+    line("fresh process, one invoice (s)", ours, ref, "s", False)
+
+    ours, _, rss_all = timed([*CLI, "--workers", str(n), *map(str, CASES)])
+    ref, _, _ = timed([*REFERENCE, "--threads", str(n), *map(str, CASES)])
+    line(f"fresh process, {len(CASES)} business cases (s)", ours, ref, "s", False)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for lines in (1000, 10000):
+            big = Path(tmp) / f"lines-{lines}.xml"
+            subprocess.run(
+                [sys.executable, str(REPO / "tools/make_large_invoice.py"), str(lines), str(big)], check=True
+            )
+            ours, _, rss_big = timed([*CLI, str(big)])
+            ref, _, _ = timed([*REFERENCE, str(big)])
+            line(f"fresh process, {lines}-line invoice (s)", ours, ref, "s", False)
+            print(f"  peak memory, {lines}-line invoice: {rss_big / 1024:.0f} MB (max RSS of our processes)")
+    print(
+        f"peak memory: one invoice {rss_one / 1024:.0f} MB; "
+        f"batch of {len(CASES)}: {rss_all / 1024:.0f} MB (max RSS per process)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
