@@ -9,6 +9,7 @@ import pytest
 
 from einvoice_validate.findings import Severity
 from einvoice_validate.rulesets import InstalledPack, Manifest
+from einvoice_validate.rulesets.prepare import prepare_pack_dir
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron._saxon import parse_document
 from einvoice_validate.schematron.svrl import SvrlError, parse_svrl
@@ -58,6 +59,7 @@ def mini_pack(tmp_path_factory: pytest.TempPathFactory) -> InstalledPack:
         upstream={"repository": "https://example.invalid", "release": "1"},
         files={"mini.xsl": hashlib.sha256(MINI.encode()).hexdigest()},
     )
+    prepare_pack_dir(folder, {"stylesheet": "mini.xsl"}, manifest.key)  # what the installer does
     return InstalledPack(manifest, folder)
 
 

@@ -126,10 +126,10 @@ class Validator:
         timings["xsd"] = _ms(start)
         if self.xsd_gate and xsd_findings:
             return
-        from .schematron._saxon import parse_document
+        from .schematron._saxon import to_saxon
 
         start = time.perf_counter()
-        saxon_doc = parse_document(document.text())
+        saxon_doc = to_saxon(document)
         timings["saxon-parse"] = _ms(start)
         for stage in stages.schematron:
             start = time.perf_counter()

@@ -1,4 +1,5 @@
-"""The installer: copies (``--from DIR``) or downloads the official pack files into the rules home, verified.
+"""The installer: copies (``--from DIR``) or downloads the official pack files into the rules home, verified,
+then writes the prepared copy of each Schematron stylesheet (:mod:`.prepare`).
 
 Every file is checked against its manifest's sha256 *before* it is put in place, and a pack folder is
 replaced as a whole (staged, then renamed), so a failed install never leaves a half-written pack behind.
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from ..errors import RulesetError
 from .manifest import Manifest
+from .prepare import prepare_pack_dir
 from .registry import InstalledPack, Registry, sha256_file
 
 __all__ = ["install"]
@@ -47,6 +49,9 @@ def install(
                 _copy_from(manifest, Path(source), staging)
             else:
                 _download(manifest, staging)
+            if manifest.kind == "schematron":
+                # The copies the Schematron stage compiles, checksummed in prepared.json (see .prepare).
+                prepare_pack_dir(staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
             (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
             target = registry.pack_dir(manifest)
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -52,8 +52,41 @@ class InstalledPack:
         except KeyError:
             raise RulesetError("ruleset.invalid", f"pack {self.key} has no entry point {name!r}") from None
 
+    def prepared(self, name: str = "stylesheet") -> tuple[Path, str]:
+        """The prepared copy of a stylesheet entry (see :mod:`.prepare`) and its recorded sha256.
+
+        Raises ``ruleset.missing`` when the pack was installed without prepared copies (an install by an
+        older version) or by another preparation version: re-run ``einvoice-validate rulesets install``."""
+        from .prepare import PREPARATION_VERSION, read_index
+
+        index = read_index(self.directory)
+        reinstall = f"run `einvoice-validate rulesets install --from DIR {self.key}` again"
+        if index is None:
+            raise RulesetError(
+                "ruleset.missing", f"pack {self.key} has no prepared stylesheets in {self.directory}; {reinstall}"
+            )
+        if index.version != PREPARATION_VERSION:
+            raise RulesetError(
+                "ruleset.missing",
+                f"pack {self.key} was prepared by preparation version {index.version}, this library needs "
+                f"{PREPARATION_VERSION}; {reinstall}",
+            )
+        entry = index.entries.get(name)
+        if entry is None or entry.source != self.manifest.entries.get(name):
+            raise RulesetError("ruleset.missing", f"pack {self.key} has no prepared copy of {name!r}; {reinstall}")
+        return self.directory / entry.path, entry.sha256
+
+    def prepared_stylesheet(self) -> Path:
+        """The path of the prepared copy of the pack's stylesheet (what the Schematron stage compiles)."""
+        return self.prepared()[0]
+
+    def prepared_checksum(self) -> str:
+        """The sha256 recorded at install time for the prepared stylesheet."""
+        return self.prepared()[1]
+
     def problems(self) -> list[tuple[str, str, str]]:
-        """Every file that is missing or whose sha256 differs: ``(code, file, detail)`` triples."""
+        """Every file that is missing or whose sha256 differs: ``(code, file, detail)`` triples; for a
+        Schematron pack also its prepared stylesheet (missing, outdated, or not what ``prepared.json`` says)."""
         found: list[tuple[str, str, str]] = []
         for rel, expected in self.manifest.files.items():
             path = self.directory / rel
@@ -63,7 +96,36 @@ class InstalledPack:
             actual = sha256_file(path)
             if actual != expected:
                 found.append(("ruleset.corrupt", rel, f"sha256 {actual}, manifest says {expected}"))
+        if self.manifest.kind == "schematron" and not found:
+            found.extend(self._prepared_problems())
         return found
+
+    def _prepared_problems(self) -> list[tuple[str, str, str]]:
+        from .prepare import PREPARED_INDEX, read_index
+
+        try:
+            index = read_index(self.directory)
+            if index is None:
+                return [
+                    (
+                        "ruleset.missing",
+                        PREPARED_INDEX,
+                        "no prepared stylesheets (installed by an older version); "
+                        f"run `einvoice-validate rulesets install --from DIR {self.key}` again",
+                    )
+                ]
+            path, expected = self.prepared("stylesheet")
+        except RulesetError as exc:
+            return [(exc.code, PREPARED_INDEX, exc.detail)]
+        rel = index.entries["stylesheet"]
+        if rel.source_sha256 != self.manifest.files[rel.source]:
+            return [("ruleset.corrupt", rel.path, f"prepared from another version of {rel.source}")]
+        if not path.is_file():
+            return [("ruleset.missing", rel.path, "prepared stylesheet not installed")]
+        actual = sha256_file(path)
+        if actual != expected:
+            return [("ruleset.corrupt", rel.path, f"sha256 {actual}, {PREPARED_INDEX} says {expected}")]
+        return []
 
     def verify(self) -> None:
         """Raise :class:`RulesetError` naming the pack and the first bad file, if any."""

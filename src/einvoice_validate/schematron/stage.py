@@ -1,4 +1,4 @@
-"""The Schematron stage: one official pack run on a document, SVRL mapped to findings with severities."""
+"""The Schematron stage: one official pack (its prepared stylesheet) run on a document, SVRL → findings."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ class SchematronStage:
 
     def __init__(self, pack: InstalledPack, custom_levels: Mapping[str, Flag]) -> None:
         self.source = pack.key
-        entry = pack.manifest.entries["stylesheet"]
-        self._stylesheet = compile_stylesheet(pack.entry("stylesheet"), pack.manifest.files[entry])
+        # The prepared copy (rulesets.prepare): the official rules without the SVRL output no finding uses.
+        path, checksum = pack.prepared("stylesheet")
+        self._stylesheet = compile_stylesheet(path, checksum)
         self._levels = dict(custom_levels)
 
     def run(self, document: SaxonDocument) -> list[Finding]:

@@ -1,0 +1,275 @@
+"""The install-time preparation of the official stylesheets (``rulesets.prepare``) changes no finding.
+
+Prepared copies differ from the official files only by the removed SVRL output, are deterministic, are
+checksummed and verified like the official files, and give exactly the same findings (id, flag, location,
+text, runtime errors) as the official stylesheets on corpus files. Also: the document reaches Saxon in either
+form (text, temporary file) with the same findings, and a fresh process compiles only what its profile needs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from einvoice_validate import RulesetError, Validator
+from einvoice_validate.parse import load
+from einvoice_validate.rulesets import InstalledPack, Registry, install
+from einvoice_validate.rulesets.prepare import (
+    PREPARATION_VERSION,
+    PREPARED_INDEX,
+    PreparationError,
+    prepare_pack,
+    prepare_stylesheet,
+    read_index,
+)
+from einvoice_validate.rulesets.registry import sha256_file
+from einvoice_validate.schematron._saxon import (
+    FILE_PARSE_MIN_BYTES,
+    Stylesheet,
+    StylesheetRuntimeError,
+    compile_stylesheet,
+    parse_document,
+    to_saxon,
+)
+from einvoice_validate.schematron.svrl import SvrlEvent, parse_svrl
+from tests.conftest import CORPUS
+
+XSL = "http://www.w3.org/1999/XSL/Transform"
+SVRL = "http://purl.oclc.org/dsdl/svrl"
+SCHXSLT = "https://doi.org/10.5281/zenodo.1495494"
+# What the preparation may remove (written out here independently of the module under test).
+REMOVED = {f"{{{SVRL}}}{n}" for n in ("fired-rule", "suppressed-rule", "ns-prefix-in-attribute-values", "metadata")}
+REMOVED.add(f"{{{SVRL}}}active-pattern")
+COMMENT_PARENTS = {f"{{{SVRL}}}schematron-output", f"{{{SCHXSLT}}}rule"}
+KEPT = (f"{{{SVRL}}}failed-assert", f"{{{SVRL}}}successful-report")
+
+SCHEMATRON_PACKS = [
+    "en16931-ubl@1.3.16",
+    "en16931-cii@1.3.16",
+    "en16931-ubl@1.3.15",
+    "en16931-cii@1.3.15",
+    "xrechnung-ubl@2.5.0",
+    "xrechnung-cii@2.5.0",
+    "cius-ro-ubl@1.0.9",
+]
+BUSINESS_CASES = CORPUS / "xrechnung-testsuite/business-cases/standard"
+MUTATIONS = CORPUS / "mutations-dev"
+
+
+def _official(pack: InstalledPack) -> tuple[Path, str]:
+    rel = pack.manifest.entries["stylesheet"]
+    return pack.directory / rel, pack.manifest.files[rel]
+
+
+Outline = Iterator[tuple[str, list[tuple[str, str]], str]]
+
+
+def _attrs(el: etree._Element) -> list[tuple[str, str]]:
+    return sorted((str(k), str(v)) for k, v in el.attrib.items())
+
+
+def _kept_outline(root: etree._Element) -> Outline:
+    """Every element outside the removable output, with its attributes and text, in document order."""
+
+    def walk(el: etree._Element) -> Outline:
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag in REMOVED or (child.tag == f"{{{XSL}}}comment" and el.tag in COMMENT_PARENTS):
+                continue
+            yield child.tag, _attrs(child), (child.text or "").strip()
+            yield from walk(child)
+
+    yield root.tag, _attrs(root), ""
+    yield from walk(root)
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_prepared_copy_differs_only_by_removed_output(registry: Registry, key: str) -> None:
+    pack = registry.get(key)
+    official, _ = _official(pack)
+    original = etree.parse(str(official)).getroot()
+    prepared = etree.parse(str(pack.prepared_stylesheet())).getroot()
+    assert list(_kept_outline(prepared)) == list(_kept_outline(original))
+    for tag in KEPT:
+        assert sum(1 for _ in prepared.iter(tag)) == sum(1 for _ in original.iter(tag)), tag
+    assert sum(1 for _ in prepared.iter(*KEPT)) > 0
+    assert not any(True for _ in prepared.iter(f"{{{SVRL}}}fired-rule"))
+    assert any(True for _ in original.iter(f"{{{SVRL}}}fired-rule"))
+    assert not any(True for _ in prepared.iter(f"{{{SVRL}}}active-pattern"))
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str) -> None:
+    pack = registry.get(key)
+    official, official_sha = _official(pack)
+    data = official.read_bytes()
+    out = prepare_stylesheet(data)
+    assert out == prepare_stylesheet(data)
+    path, checksum = pack.prepared()
+    assert path.read_bytes() == out, "the installed copy is what this version of the preparation writes"
+    assert sha256_file(path) == checksum
+    index = read_index(pack.directory)
+    assert index is not None and index.version == PREPARATION_VERSION
+    assert index.entries["stylesheet"].source_sha256 == official_sha
+    assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
+
+
+def _sheet(body: str, extra: str = "") -> bytes:
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">{extra}'
+        f'<xsl:template match="/"><svrl:schematron-output>{body}'
+        '<svrl:failed-assert id="X"><svrl:text>x</svrl:text></svrl:failed-assert>'
+        "</svrl:schematron-output></xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+def test_an_active_pattern_walk_that_could_output_is_kept() -> None:
+    walk = "<svrl:active-pattern><xsl:apply-templates/></svrl:active-pattern><svrl:fired-rule/>"
+    silent = '<xsl:template match="text()"/>'
+    loud = silent + '<xsl:template match="*[@x]"><out/></xsl:template>'
+    assert b"active-pattern" not in prepare_stylesheet(_sheet(walk, silent))
+    kept = prepare_stylesheet(_sheet(walk, loud))
+    assert b"svrl:active-pattern" in kept and b"fired-rule" not in kept
+
+
+def test_preparation_refuses_what_it_does_not_know() -> None:
+    with pytest.raises(PreparationError, match="imports"):
+        prepare_stylesheet(_sheet("", '<xsl:import href="other.xsl"/>'))
+    with pytest.raises(PreparationError, match="no svrl:failed-assert"):
+        prepare_stylesheet(f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}"/>'.encode())
+    with pytest.raises(PreparationError, match="not well-formed"):
+        prepare_stylesheet(b"<xsl:stylesheet")
+
+
+@pytest.fixture()
+def home(tmp_path: Path, shared: Path) -> Registry:
+    registry = Registry(tmp_path / "home")
+    install(registry, shared / "rulesets", ["cii-d16b@D16B", "en16931-cii@1.3.16"])
+    return registry
+
+
+CII = b'<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>'
+
+
+def test_install_writes_verified_prepared_copies(home: Registry) -> None:
+    pack = home.get("en16931-cii@1.3.16")
+    assert pack.problems() == []
+    assert pack.prepared_stylesheet() == pack.directory / "prepared/cii/xslt/EN16931-CII-validation.xslt"
+    assert (pack.directory / PREPARED_INDEX).is_file()
+    assert read_index(home.get("cii-d16b@D16B").directory) is None  # XSD packs have no stylesheet
+
+
+def test_a_corrupted_prepared_copy_is_reported(home: Registry) -> None:
+    pack = home.get("en16931-cii@1.3.16")
+    sheet = pack.prepared_stylesheet()
+    sheet.write_bytes(sheet.read_bytes().replace(b"BR-01", b"BR-XX", 1))
+    [(code, rel, _)] = pack.problems()
+    assert (code, rel) == ("ruleset.corrupt", "prepared/cii/xslt/EN16931-CII-validation.xslt")
+    with pytest.raises(RulesetError) as info:
+        Validator(rules_home=home.home).validate(CII)
+    assert info.value.code == "ruleset.corrupt"
+    assert "prepared/cii/xslt/EN16931-CII-validation.xslt" in info.value.detail
+
+
+def test_an_install_without_prepared_copies_fails_loudly(home: Registry) -> None:
+    pack = home.get("en16931-cii@1.3.16")
+    (pack.directory / PREPARED_INDEX).unlink()
+    shutil.rmtree(pack.directory / "prepared")
+    [(code, rel, detail)] = pack.problems()
+    assert (code, rel) == ("ruleset.missing", PREPARED_INDEX) and "rulesets install" in detail
+    with pytest.raises(RulesetError) as info:
+        Validator(rules_home=home.home).validate(CII)
+    assert info.value.code == "ruleset.missing" and "rulesets install" in info.value.detail
+    # an older install is brought up to date from its (verified) official files
+    prepare_pack(pack)
+    assert pack.problems() == []
+
+
+def test_another_preparation_version_invalidates_the_copies(home: Registry) -> None:
+    pack = home.get("en16931-cii@1.3.16")
+    index_path = pack.directory / PREPARED_INDEX
+    body = json.loads(index_path.read_text(encoding="utf-8"))
+    body["preparation"] = PREPARATION_VERSION - 1
+    index_path.write_text(json.dumps(body), encoding="utf-8")
+    [(code, _, detail)] = pack.problems()
+    assert code == "ruleset.missing" and "preparation version" in detail and "rulesets install" in detail
+    with pytest.raises(RulesetError, match="rulesets install"):
+        pack.prepared()
+
+
+def test_an_unreadable_index_is_corrupt(home: Registry) -> None:
+    pack = home.get("en16931-cii@1.3.16")
+    (pack.directory / PREPARED_INDEX).write_text("{not json", encoding="utf-8")
+    [(code, rel, _)] = pack.problems()
+    assert (code, rel) == ("ruleset.corrupt", PREPARED_INDEX)
+
+
+# --- same findings ---------------------------------------------------------------------------------------------
+
+Outcome = list[SvrlEvent] | tuple[str, str]
+
+
+def _outcome(sheet: Stylesheet, text: str) -> Outcome:
+    try:
+        return parse_svrl(sheet.run(parse_document(text)))
+    except StylesheetRuntimeError as exc:
+        return (exc.code, exc.message)
+
+
+def _sample(syntax: str) -> list[Path]:
+    marker = "_ubl" if syntax == "ubl" else "_uncefact"
+    mutations = sorted(p for p in MUTATIONS.glob("*.xml") if marker in p.name or (syntax == "ubl" and "ubl_" in p.name))
+    cases = sorted(BUSINESS_CASES.glob(f"*{marker}.xml"))
+    return mutations[::3] + cases[::8]
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_prepared_and_official_give_the_same_findings(registry: Registry, key: str) -> None:
+    pack = registry.get(key)
+    official = compile_stylesheet(*_official(pack))
+    prepared = compile_stylesheet(*pack.prepared())
+    assert official is not prepared
+    files = _sample(pack.manifest.syntax)
+    assert len(files) > 50
+    with_findings = 0
+    for path in files:
+        text = load(path.read_bytes()).text()
+        expected = _outcome(official, text)
+        assert _outcome(prepared, text) == expected, path.name
+        with_findings += bool(expected)
+    assert with_findings > 10, "the sample must exercise failing rules"
+
+
+def test_text_and_file_forms_give_the_same_findings(registry: Registry) -> None:
+    large = [p for p in sorted(BUSINESS_CASES.glob("*.xml")) if p.stat().st_size >= FILE_PARSE_MIN_BYTES]
+    assert large, "the corpus has large business cases"
+    for path in large[:4]:
+        document = load(path.read_bytes())
+        syntax = document.syntax
+        for key in (f"en16931-{syntax}@1.3.15", f"xrechnung-{syntax}@2.5.0"):
+            sheet = compile_stylesheet(*registry.get(key).prepared())
+            assert parse_svrl(sheet.run(to_saxon(document))) == parse_svrl(
+                sheet.run(parse_document(document.text()))
+            ), (path.name, key)
+
+
+def test_a_fresh_process_compiles_only_its_profiles_packs(registry: Registry) -> None:
+    code = f"""
+import sys
+from einvoice_validate import Validator
+from einvoice_validate.schematron import _saxon
+assert "saxonche" not in sys.modules
+report = Validator(rules_home={str(registry.home)!r}).validate({str(BUSINESS_CASES / "01.01a-INVOICE_ubl.xml")!r})
+assert report.accepted, report.findings
+print(sorted(p.parent.name + "/" + p.name for p, _ in _saxon._compiled))
+"""
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "['ubl/XRechnung-UBL-validation.xsl', 'xslt/EN16931-UBL-validation.xslt']"
