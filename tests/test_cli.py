@@ -117,3 +117,77 @@ def test_real_subprocess(registry: Registry, fmt: str) -> None:
     )
     assert proc.returncode == 1, proc.stderr
     assert "BR-DE-15" in proc.stdout
+
+
+def _tree(tmp_path: Path) -> Path:
+    """A folder with invoices at two levels (one with an upper-case suffix) and a file that is not *.xml."""
+    root = tmp_path / "in"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.xml").write_bytes(VALID[0].read_bytes())
+    (root / "sub" / "b.XML").write_bytes(BROKEN.read_bytes())
+    (root / "sub" / "c.xml").write_bytes(VALID[1].read_bytes())
+    (root / "notes.txt").write_text("not an invoice")
+    return root
+
+
+def test_directory_argument_is_recursive(registry: Registry, tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    code, out, _ = run(["validate", "--format", "jsonl", str(root)], registry.home)
+    assert code == 1
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [Path(r["file"]).relative_to(root).as_posix() for r in rows] == ["a.xml", "sub/b.XML", "sub/c.xml"]
+    assert [r["valid"] for r in rows] == [True, False, True]
+
+
+def test_glob_the_shell_did_not_expand(registry: Registry, tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    code, out, _ = run(["validate", "--format", "jsonl", str(root / "**" / "*.xml")], registry.home)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0  # sub/b.XML does not match the case-sensitive pattern
+    assert [Path(r["file"]).name for r in rows] == ["a.xml", "c.xml"]
+    code, out, _ = run(["validate", "--format", "jsonl", str(root / "nothing-*.xml")], registry.home)
+    assert code == 2 and json.loads(out)["error"]["code"] == "request.unreadable"
+
+
+def test_empty_directory_is_a_usage_error(registry: Registry, tmp_path: Path) -> None:
+    code, out, err = run(["validate", str(tmp_path)], registry.home)
+    assert code == 2 and out == "" and "no files" in err
+
+
+def test_workers_2_jsonl_in_input_order(registry: Registry, tmp_path: Path) -> None:
+    files = [BROKEN, *VALID, tmp_path / "missing.xml", BROKEN, VALID[2], VALID[0]]
+    code, out, _ = run(["validate", "--format", "jsonl", "--workers", "2", *map(str, files)], registry.home)
+    assert code == 2
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["file"] for r in rows] == [str(f) for f in files]
+    assert all(list(r) == JSONL_KEYS for r in rows)
+    assert [r["valid"] for r in rows] == [False, True, True, True, False, False, True, True]
+    one = [json.loads(run(["validate", "--format", "jsonl", str(f)], registry.home)[1]) for f in (BROKEN, VALID[1])]
+    assert [r["findings"] for r in (rows[0], rows[2])] == [r["findings"] for r in one]
+
+
+def test_workers_must_be_positive(registry: Registry) -> None:
+    assert run(["validate", "--workers", "0", str(BROKEN)], registry.home)[0] == 2
+
+
+def test_json_format_streamed_is_the_same_text(registry: Registry) -> None:
+    _, out, _ = run(["validate", "--format", "json", "--workers", "2", str(VALID[0]), str(BROKEN)], registry.home)
+    assert out == json.dumps(json.loads(out), ensure_ascii=False, indent=2) + "\n"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    import einvoice_validate.cli as cli
+
+    monkeypatch.setattr(cli, "PROGRESS_MIN_FILES", 3)
+    args = ["--home", str(registry.home), "validate", "--format", "jsonl", *map(str, VALID)]
+    out, err = io.StringIO(), _Terminal()
+    assert main(args, stdout=out, stderr=err) == 0
+    assert "3/3 documents" in err.getvalue() and len(out.getvalue().splitlines()) == 3
+    out, plain = io.StringIO(), io.StringIO()
+    assert main(args, stdout=out, stderr=plain) == 0
+    assert plain.getvalue() == ""

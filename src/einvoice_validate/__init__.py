@@ -8,6 +8,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .api import default_validator, validate
+from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .errors import EInvoiceValidateError, InputError, ProfileError, RulesetError
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
@@ -15,6 +16,9 @@ from .validator import Validator
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "BatchError",
+    "BatchResult",
+    "BatchValidator",
     "EInvoiceValidateError",
     "Finding",
     "InputError",
@@ -27,5 +31,7 @@ __all__ = [
     "Validator",
     "__version__",
     "default_validator",
+    "iter_validate",
     "validate",
+    "validate_many",
 ]

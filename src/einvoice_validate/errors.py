@@ -17,6 +17,12 @@ mean "could not validate" and each carries a stable, documented ``code`` that AP
         ├── ruleset.corrupt               a file's sha256 differs from its manifest
         ├── ruleset.invalid               a manifest or profile file cannot be read
         └── ruleset.install-failed        the installer could not fetch or copy a pack
+
+Batch validation (:mod:`einvoice_validate.batch`) reports these codes per document, plus one of its own that
+is never raised, only given as a result's ``error.code``::
+
+    worker.crashed                        the worker process validating this document died (Saxon crash, OOM
+                                          kill, ...); the rest of the batch is unaffected
 """
 
 from __future__ import annotations

@@ -1,0 +1,517 @@
+"""Batch validation: many documents, on all cores, results streamed in input order with bounded memory.
+
+``iter_validate`` yields one :class:`BatchResult` per source, in the order of the sources, as soon as the
+result and every earlier one are ready. With ``workers=1`` it runs in this process with one
+:class:`~einvoice_validate.Validator`; otherwise it runs a small pool of worker *processes* (threads sharing one
+Saxon processor do not scale), each keeping one ``Validator`` for its life, so every pack is compiled once per
+worker, on the first document that needs it. :class:`BatchValidator` keeps its workers between batches.
+
+Bounded memory: the sources are consumed lazily and never more than ``window`` (2 x workers) documents are
+ahead of the last result handed out, so 100,000 files cost no more memory than a handful.
+
+Robustness: a worker holds one document at a time. A worker that dies (a crash inside Saxon, the OOM killer,
+``os._exit``) costs only that document, which gets an error result with code ``worker.crashed``; a new worker
+takes its place and the batch goes on. A broken installation (``ruleset.*``) is not a per-document error: it
+raises :class:`~einvoice_validate.errors.RulesetError` from the iterator, as :meth:`Validator.validate` would.
+
+Workers are fresh interpreters (never a ``fork`` of a process that may have loaded Saxon), and the caller's
+``__main__`` is not re-imported in them, so no ``if __name__ == "__main__"`` guard is needed. Reports travel back
+as their JSON-mode dicts (measured cheaper than pickling the models, on both sides).
+
+Test-only hook: when the environment variable ``EINVOICE_VALIDATE_TEST_CRASH_ON`` is set while a pool starts,
+its workers call ``os._exit(70)`` on a document whose source name (or its base name) equals the value. It is
+read once in the parent and handed to the workers; it exists so the tests can kill a worker deterministically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import traceback
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .errors import EInvoiceValidateError, ProfileError, RulesetError
+from .findings import Report
+from .limits import DEFAULT_LIMITS, Limits
+from .parse import Source, read_source
+
+__all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
+
+WORKER_CRASHED = "worker.crashed"
+TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
+_TEST_CRASH_EXIT = 70
+_WINDOW_PER_WORKER = 2
+_JOIN_TIMEOUT = 5.0
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BatchError(_Model):
+    """Why one document of a batch could not be validated: the stable ``code`` and a ``detail`` for humans.
+
+    The codes are those of :mod:`einvoice_validate.errors`, plus ``worker.crashed`` (the worker process
+    validating this document died).
+    """
+
+    code: str
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "detail"}``)."""
+        return {"code": self.code, "detail": self.detail}
+
+
+class BatchResult(_Model):
+    """The outcome for one source of a batch: exactly one of ``report`` and ``error`` is set.
+
+    ``index`` is the position in the input; ``source`` the path as given (``str``), a file object's name, or
+    ``"#<index>"`` for bytes.
+    """
+
+    index: int
+    source: str
+    report: Report | None
+    error: BatchError | None
+
+    @property
+    def valid(self) -> bool:
+        """True when the document was validated and has no ERROR finding."""
+        return self.report is not None and self.report.valid
+
+
+def iter_validate(
+    sources: Iterable[Source],
+    *,
+    workers: int | None = None,
+    profile: str | None = None,
+    rules_home: Path | None = None,
+    xsd_gate: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Generator[BatchResult, None, None]:
+    """Validate ``sources`` (paths, bytes or binary file objects), yielding one result per source in input order.
+
+    Args:
+        sources: consumed lazily; a generator of 100,000 paths is fine.
+        workers: processes to use (default: ``os.cpu_count()``); ``1`` validates in this process.
+        profile, rules_home, xsd_gate, limits: as for :class:`~einvoice_validate.Validator`.
+
+    Raises (when called, or from the iterator):
+        ProfileError: ``profile`` names no profile.
+        RulesetError: the installation cannot validate (missing or corrupted pack): the batch stops.
+    Per-document problems (unreadable, not XML, unsupported, a crashed worker) are results with ``error`` set.
+    Stopping early (``close()`` on the generator, or dropping it) stops the workers.
+    """
+    batch = BatchValidator(workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits)
+    return _once(batch, sources)
+
+
+def _once(batch: BatchValidator, sources: Iterable[Source]) -> Generator[BatchResult, None, None]:
+    try:
+        yield from batch.iter_validate(sources)
+    finally:
+        batch.close()
+
+
+def validate_many(
+    sources: Iterable[Source],
+    *,
+    workers: int | None = None,
+    profile: str | None = None,
+    rules_home: Path | None = None,
+    xsd_gate: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> list[BatchResult]:
+    """:func:`iter_validate`, collected into a list (in input order). For large batches iterate instead: the
+    list holds every report."""
+    return list(
+        iter_validate(
+            sources, workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits
+        )
+    )
+
+
+class BatchValidator:
+    """A reusable batch validator: its worker processes (and their compiled packs) live until :meth:`close`.
+
+    :func:`iter_validate` builds one per call; keep one instead when batches come one after another (a service,
+    a benchmark's warm-up), so the workers start and compile their packs once. One iteration at a time.
+    Usable as a context manager. Arguments as for :func:`iter_validate`; raises ``ProfileError`` for an unknown
+    profile and ``ValueError`` for ``workers < 1``. Workers are started on demand, never more than needed.
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        profile: str | None = None,
+        rules_home: Path | None = None,
+        xsd_gate: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        count = (os.cpu_count() or 1) if workers is None else workers
+        if count < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        self.workers = count
+        self._busy = False
+        self._pool: list[_Worker] = []
+        self._validator: Any = None
+        if count == 1:
+            from .validator import Validator
+
+            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate)
+            return
+        _check_profile(profile)
+        from .rulesets.registry import default_home
+
+        # Resolved now, in this process: the workers get an explicit home.
+        home = Path(rules_home) if rules_home is not None else default_home()
+        self._config = _WorkerConfig(profile, home, xsd_gate, limits, os.environ.get(TEST_CRASH_ENV) or None)
+        self._env = _worker_env()
+
+    def __enter__(self) -> BatchValidator:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (each finishes its current document, or is killed after a grace period)."""
+        pool, self._pool = self._pool, []
+        for w in pool:
+            w.stop()
+        for w in pool:
+            w.close()
+
+    def validate_many(self, sources: Iterable[Source]) -> list[BatchResult]:
+        """:meth:`iter_validate`, collected into a list."""
+        return list(self.iter_validate(sources))
+
+    def iter_validate(self, sources: Iterable[Source]) -> Generator[BatchResult, None, None]:
+        """One result per source, in input order, streamed (see :func:`iter_validate`)."""
+        if self._busy:
+            raise RuntimeError("this BatchValidator is already iterating; use one per concurrent batch")
+        self._busy = True
+        try:
+            if self._validator is not None:
+                yield from _iter_local(self._validator, sources)
+            else:
+                yield from self._iter_pool(sources)
+        finally:
+            self._busy = False
+
+    def _iter_pool(self, sources: Iterable[Source]) -> Iterator[BatchResult]:
+        config, env, pool, workers = self._config, self._env, self._pool, self.workers
+        window = _WINDOW_PER_WORKER * workers
+        source_iter = iter(sources)
+        exhausted = False
+        next_index = 0  # the next source to take
+        next_out = 0  # the next result to hand out
+        ready: dict[int, BatchResult | BaseException] = {}
+        crashes_in_a_row = 0
+        try:
+            while True:
+                # 1. Hand out what is ready, in order.
+                while next_out in ready:
+                    item = ready.pop(next_out)
+                    next_out += 1
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+                # 2. Give idle workers (started as needed) a document each, staying within the window.
+                while not exhausted and next_index - next_out < window:
+                    idle = next((w for w in pool if w.task is None), None)
+                    if idle is None and len(pool) < workers:
+                        idle = _Worker(config, env)
+                        pool.append(idle)
+                    if idle is None:
+                        break
+                    try:
+                        source = next(source_iter)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    index = next_index
+                    next_index += 1
+                    name = _name_of(source, index)
+                    try:
+                        payload = _payload(source, config.limits)
+                    except EInvoiceValidateError as exc:
+                        ready[index] = _error_result(index, name, exc.code, exc.detail)
+                        continue
+                    _assign(pool, idle, config, env, (index, name, payload))
+                busy = {w.stdout: w for w in pool if w.task is not None}
+                if not busy:
+                    if exhausted and next_out == next_index:
+                        return
+                    continue  # results made in the parent (step 2) are handed out next
+                # 3. Wait for replies; end-of-file means the worker died.
+                for fd in multiprocessing.connection.wait(list(busy)):
+                    assert isinstance(fd, int)
+                    w = busy[fd]
+                    assert w.task is not None
+                    index, name = w.task
+                    w.task = None
+                    try:
+                        reply: _Reply = _recv(fd)
+                    except (EOFError, OSError):
+                        pool.remove(w)
+                        code = w.close()
+                        crashes_in_a_row += 1
+                        if crashes_in_a_row > max(8, 2 * workers):
+                            raise _PoolBroken(
+                                f"{crashes_in_a_row} worker processes died in a row (last exit code {code})"
+                            ) from None
+                        ready[index] = _error_result(
+                            index, name, WORKER_CRASHED, f"the worker process validating {name} died (exit code {code})"
+                        )
+                    else:
+                        crashes_in_a_row = 0
+                        ready[index] = _from_reply(index, name, reply)
+        finally:
+            # Abandoned (closed early, or an exception): workers still holding a document are not waited for.
+            for w in [w for w in pool if w.task is not None]:
+                pool.remove(w)
+                w.process.kill()
+                w.close()
+
+
+# --- shared helpers -----------------------------------------------------------------------------------------
+
+
+def _check_profile(profile: str | None) -> None:
+    if profile is None:
+        return
+    from .profiles import load_profiles
+
+    if profile not in {p.name for p in load_profiles()}:
+        raise ProfileError("profile.unknown", f"unknown profile {profile}")
+
+
+def _name_of(source: object, index: int) -> str:
+    if isinstance(source, str | os.PathLike):
+        return str(source)
+    name = getattr(source, "name", None)
+    return name if isinstance(name, str) else f"#{index}"
+
+
+def _error_result(index: int, name: str, code: str, detail: str) -> BatchResult:
+    return BatchResult(index=index, source=name, report=None, error=BatchError(code=code, detail=detail))
+
+
+def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResult]:
+    for index, source in enumerate(sources):
+        name = _name_of(source, index)
+        try:
+            report = validator.validate(source)
+        except RulesetError:
+            raise
+        except EInvoiceValidateError as exc:
+            yield _error_result(index, name, exc.code, exc.detail)
+        else:
+            yield BatchResult(index=index, source=name, report=report, error=None)
+
+
+# --- the worker process -------------------------------------------------------------------------------------
+#
+# A worker is a fresh interpreter (``python -c`` importing this module), not a multiprocessing child: nothing of
+# the parent is inherited (no Saxon state, safe whatever the parent loaded), and the caller's ``__main__`` is
+# never re-imported (a script without the ``if __name__ == "__main__"`` guard still works). The protocol runs on
+# the worker's stdin/stdout as length-prefixed pickles; the worker moves its own stdout to stderr first, so
+# whatever Saxon or a library prints cannot corrupt it. A dead worker shows as end-of-file on its pipe.
+
+
+@dataclass(frozen=True, slots=True)
+class _WorkerConfig:
+    profile: str | None
+    rules_home: Path
+    xsd_gate: bool
+    limits: Limits
+    crash_on: str | None  # test-only, see the module docstring
+
+
+# Messages: parent -> worker: the _WorkerConfig, then (index, name, payload) per document, payload a path str or
+# bytes; end-of-file stops the worker.
+# worker -> parent: (index, "ok", report dict) | (index, "error", (is_ruleset_error, code, detail))
+#                  | (index, "raise", traceback text) for an unexpected exception (a bug: the batch stops).
+_Task = tuple[int, str, str | bytes]
+_Reply = tuple[int, Literal["ok", "error", "raise"], Any]
+_HEADER = struct.Struct(">Q")
+
+
+def _send(fd: int, obj: object) -> None:
+    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    for part in (_HEADER.pack(len(body)), body):
+        data = memoryview(part)
+        while data:
+            data = data[os.write(fd, data) :]
+
+
+def _read_exact(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _recv(fd: int) -> Any:
+    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
+    return pickle.loads(_read_exact(fd, size))
+
+
+def _worker_entry() -> None:
+    """Entry point of a worker process: one Validator for life, one document at a time, until end-of-file."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops the workers
+    inp, out = os.dup(0), os.dup(1)
+    os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    try:
+        config: _WorkerConfig = _recv(inp)
+    except EOFError:
+        return
+    validator: Any = None
+    while True:
+        try:
+            index, name, payload = _recv(inp)
+        except (EOFError, OSError):
+            return  # the parent is done (or gone)
+        if config.crash_on is not None and config.crash_on in (name, os.path.basename(name)):
+            os._exit(_TEST_CRASH_EXIT)  # test-only hook
+        reply: _Reply
+        try:
+            if validator is None:
+                from .validator import Validator
+
+                validator = Validator(
+                    config.profile, rules_home=config.rules_home, limits=config.limits, xsd_gate=config.xsd_gate
+                )
+            report = validator.validate(payload)
+            reply = (index, "ok", report.model_dump(mode="json", by_alias=True))
+        except EInvoiceValidateError as exc:
+            reply = (index, "error", (isinstance(exc, RulesetError), exc.code, exc.detail))
+        except Exception:
+            reply = (index, "raise", traceback.format_exc())
+        try:
+            _send(out, reply)
+        except OSError:
+            return
+
+
+# --- the pool (parent side) ---------------------------------------------------------------------------------
+
+
+def _worker_env() -> dict[str, str]:
+    """The parent's environment, with this package importable however the parent found it."""
+    env = dict(os.environ)
+    package_parent = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+    return env
+
+
+class _Worker:
+    __slots__ = ("process", "task")
+
+    def __init__(self, config: _WorkerConfig, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from einvoice_validate.batch import _worker_entry; _worker_entry()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            bufsize=0,
+        )
+        self.task: tuple[int, str] | None = None  # (index, name) of the document it holds
+        _send(self.stdin, config)
+
+    @property
+    def stdin(self) -> int:
+        assert self.process.stdin is not None
+        return self.process.stdin.fileno()
+
+    @property
+    def stdout(self) -> int:
+        assert self.process.stdout is not None
+        return self.process.stdout.fileno()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        """Close its input: the worker finishes and exits."""
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+
+    def close(self) -> int:
+        """Wait for the worker to exit (killing it after a grace period); its exit code."""
+        self.stop()
+        try:
+            code = self.process.wait(_JOIN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        return code
+
+
+class _PoolBroken(RuntimeError):
+    """Workers keep dying: the environment, not a document, is at fault."""
+
+
+def _assign(pool: list[_Worker], worker: _Worker, config: _WorkerConfig, env: dict[str, str], task: _Task) -> None:
+    """Send ``task`` to ``worker``; an idle worker found dead is replaced first (it held no document)."""
+    for _ in range(3):
+        if worker.alive():
+            try:
+                _send(worker.stdin, task)
+            except OSError:
+                pass
+            else:
+                worker.task = (task[0], task[1])
+                return
+        pool.remove(worker)
+        worker.close()
+        worker = _Worker(config, env)
+        pool.append(worker)
+    raise _PoolBroken("a freshly started worker could not take a document")
+
+
+def _payload(source: Source, limits: Limits) -> str | bytes:
+    """What a worker gets: a path (the worker reads it) or bytes (file objects are read here, once)."""
+    if isinstance(source, str | os.PathLike):
+        path = os.fspath(source)
+        return path if isinstance(path, str) else os.fsdecode(path)
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source)
+    data, _ = read_source(source, limits)
+    return data
+
+
+def _from_reply(index: int, name: str, reply: _Reply) -> BatchResult | BaseException:
+    _, status, body = reply
+    if status == "ok":
+        return BatchResult(index=index, source=name, report=Report.model_validate(body), error=None)
+    if status == "error":
+        is_ruleset_error, code, detail = body
+        if is_ruleset_error:
+            return RulesetError(code, detail)
+        return _error_result(index, name, code, detail)
+    return RuntimeError(f"a worker failed on {name}:\n{body}")
