@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import EInvoiceValidateError, ProfileError, RulesetError
+from .errors import EInvoiceValidateError, RulesetError
 from .findings import Report
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Source, read_source
@@ -292,12 +292,10 @@ class BatchValidator:
 
 
 def _check_profile(profile: str | None) -> None:
-    if profile is None:
-        return
-    from .profiles import load_profiles
+    if profile is not None:
+        from .profiles import find_profile
 
-    if profile not in {p.name for p in load_profiles()}:
-        raise ProfileError("profile.unknown", f"unknown profile {profile}")
+        find_profile(profile)
 
 
 def _name_of(source: object, index: int) -> str:

@@ -18,7 +18,7 @@ from .findings import Flag
 from .parse import Document, DocumentType
 from .rulesets.manifest import bundled_dir
 
-__all__ = ["Profile", "load_profiles", "match_profile", "select_profile"]
+__all__ = ["Profile", "find_profile", "load_profiles", "match_profile", "select_profile"]
 
 
 class Profile(BaseModel):
@@ -76,16 +76,23 @@ def match_profile(document: Document, profiles: tuple[Profile, ...]) -> Profile:
     raise ProfileError("profile.none", f"no profile applies to a {document.document_type} document")
 
 
+def find_profile(name: str, profiles: tuple[Profile, ...] | None = None) -> Profile:
+    """The profile called ``name``; raises ``profile.unknown`` (the one check every entry point uses)."""
+    profiles = profiles if profiles is not None else load_profiles()
+    for profile in profiles:
+        if profile.name == name:
+            return profile
+    raise ProfileError("profile.unknown", f"unknown profile {name}; known: {', '.join(p.name for p in profiles)}")
+
+
 def select_profile(document: Document, profiles: tuple[Profile, ...], name: str | None) -> Profile:
     """The profile forced by ``name`` (checked against the document type), else the matching one."""
     if name is None:
         return match_profile(document, profiles)
-    for profile in profiles:
-        if profile.name == name:
-            if profile.root != document.document_type:
-                raise ProfileError(
-                    "profile.mismatch",
-                    f"profile {name} is for {profile.root} documents; this one is a {document.document_type}",
-                )
-            return profile
-    raise ProfileError("profile.unknown", f"unknown profile {name}; known: {', '.join(p.name for p in profiles)}")
+    profile = find_profile(name, profiles)
+    if profile.root != document.document_type:
+        raise ProfileError(
+            "profile.mismatch",
+            f"profile {name} is for {profile.root} documents; this one is a {document.document_type}",
+        )
+    return profile

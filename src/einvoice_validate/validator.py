@@ -16,7 +16,7 @@ from . import __version__
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Document, Source, load
-from .profiles import Profile, load_profiles, select_profile
+from .profiles import Profile, find_profile, load_profiles, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .xsd import XsdStage
@@ -56,10 +56,8 @@ class Validator:
         self.limits = limits
         self.xsd_gate = xsd_gate
         self.profile = profile
-        if profile is not None and profile not in {p.name for p in self.profiles}:
-            from .errors import ProfileError
-
-            raise ProfileError("profile.unknown", f"unknown profile {profile}")
+        if profile is not None:
+            find_profile(profile, self.profiles)
         self._stages: dict[str, _Stages] = {}
         self._lock = threading.Lock()
 
