@@ -47,10 +47,11 @@ class _Model(BaseModel):
 
 
 class Message(_Model):
-    """A finding's text in English and German (``de`` repeats ``en`` until the German catalogue has it)."""
+    """A finding's text in English and German; ``ro`` only where the rule pack is Romanian (CIUS-RO)."""
 
     en: str
     de: str
+    ro: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Finding(_Model):
@@ -64,6 +65,7 @@ class Finding(_Model):
     line: int | None = None
     column: int | None = None
     message: Message
+    terms: tuple[str, ...] = Field(default=(), description="The EN 16931 business terms (BT-/BG- ids) concerned")
     source: str = Field(description="Which pack said it, as id@version")
 
 

@@ -1,0 +1,359 @@
+"""The message catalogue: every rule's text in English and German (Romanian too for CIUS-RO), and its terms.
+
+The catalogue is data written by the project, ``rulesets/messages/*.toml`` (one file per rule family). Per rule
+id it holds one entry per distinct official text ("variant": the same id can say different things in CEN 1.3.15,
+1.3.16 and the CIUS-RO copy)::
+
+    [[BR-01]]
+    official = "An Invoice shall have a Specification identifier (BT-24)."
+    de = "Eine Rechnung muss eine Spezifikationskennung (BT-24) enthalten."
+
+``official`` is the pack's text without its leading ``[rule-id]-`` label, whitespace normalised, with ``{1}``,
+``{2}``, ... where the stylesheet inserts runtime values (``xsl:value-of``). ``lang`` says which language the
+official text is in: ``en`` (default; ``en`` is then the official text), ``de`` (XRechnung writes some rules in
+German; ``de`` is then the official text and ``en`` is ours) or ``ro+en`` (CIUS-RO's "Romanian #English"; ``ro``
+and ``en`` are its two halves). ``terms`` (optional) overrides the BT/BG ids read from the texts.
+
+At validation time :meth:`Catalogue.render` finds the variant whose official text matches the text the pack
+produced, takes the runtime values out of it and puts them into the other languages. The catalogue never invents
+a rule id: findings keep the id the pack gave.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from .findings import Message
+from .rulesets.manifest import bundled_dir
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from .rulesets.registry import Registry
+
+__all__ = [
+    "CATALOGUE_DIR",
+    "PLACEHOLDER",
+    "SAME_TEXT_ALLOWED",
+    "Catalogue",
+    "Rendered",
+    "Variant",
+    "catalogue",
+    "family_file",
+    "load_catalogue",
+    "natural_key",
+    "official_rule_texts",
+    "split_label",
+    "terms_in",
+    "write_catalogue_file",
+]
+
+CATALOGUE_DIR = bundled_dir() / "messages"
+
+Lang = Literal["en", "de", "ro+en"]
+
+_LABEL = re.compile(r"^\s*\[[^\]]*\]\s*-?\s*")
+PLACEHOLDER = re.compile(r"\{(\d+)\}")
+_TERM = re.compile(r"\bB[TG]-\d+\b")
+
+SAME_TEXT_ALLOWED: frozenset[str] = frozenset()
+"""Rule ids whose German text may equal the English one (none so far: every text has a German form)."""
+
+
+def split_label(text: str) -> str:
+    """The official text without its leading ``[BR-01]-`` label, whitespace normalised."""
+    return " ".join(_LABEL.sub("", text, count=1).split())
+
+
+def terms_in(*texts: str) -> tuple[str, ...]:
+    """The BT/BG ids named in ``texts``, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for term in _TERM.findall(text):
+            seen.setdefault(term, None)
+    return tuple(seen)
+
+
+def natural_key(rule_id: str) -> tuple[tuple[int, str], ...]:
+    """Sort key that puts BR-2 before BR-10."""
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"(\d+)", rule_id) if p)
+
+
+def _literal_pattern(literal: str) -> str:
+    words = literal.split()
+    if not words:
+        return r"\s*"
+    inner = r"\s+".join(re.escape(w) for w in words)
+    lead = r"\s*" if literal[:1].isspace() else ""
+    trail = r"\s*" if literal[-1:].isspace() else ""
+    return lead + inner + trail
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One official text of a rule and the project's texts for it."""
+
+    official: str
+    lang: Lang = "en"
+    en: str | None = None
+    de: str | None = None
+    ro: str | None = None
+    terms: tuple[str, ...] | None = None
+    _regex: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
+
+    def text(self, language: Literal["en", "de", "ro"]) -> str | None:
+        """The template in ``language`` (the official text where that is the official language)."""
+        if language == "en":
+            return self.official if self.lang == "en" else self.en
+        if language == "de":
+            return self.official if self.lang == "de" else self.de
+        return self.ro
+
+    @property
+    def placeholders(self) -> int:
+        return len(PLACEHOLDER.findall(self.official))
+
+    def all_terms(self) -> tuple[str, ...]:
+        if self.terms is not None:
+            return self.terms
+        return terms_in(self.official, self.en or "", self.de or "")
+
+    def match(self, text: str) -> tuple[str, ...] | None:
+        """The runtime values if ``text`` (label already removed) is this variant's official text, else None."""
+        if not self._regex:
+            parts = PLACEHOLDER.split(self.official)
+            pattern = "".join(
+                _literal_pattern(part) if i % 2 == 0 else "(.*?)" for i, part in enumerate(parts)
+            )
+            self._regex.append(re.compile(pattern, re.S))
+        m = self._regex[0].fullmatch(text)
+        if m is None:
+            return None
+        order = [int(n) for n in PLACEHOLDER.findall(self.official)]
+        values = [""] * (max(order) if order else 0)
+        for number, value in zip(order, m.groups(), strict=True):
+            values[number - 1] = value.strip()
+        return tuple(values)
+
+
+def fill(template: str, values: Sequence[str]) -> str:
+    """Put runtime values into ``{n}`` placeholders; a missing value becomes empty."""
+
+    def value(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return values[n - 1] if 0 < n <= len(values) else ""
+
+    return " ".join(PLACEHOLDER.sub(value, template).split())
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    message: Message
+    terms: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Catalogue:
+    """Rule id → its variants. Built from the TOML files; read-only afterwards."""
+
+    entries: dict[str, tuple[Variant, ...]]
+
+    def variants(self, rule_id: str) -> tuple[Variant, ...]:
+        return self.entries.get(rule_id, ())
+
+    def variant_for_official(self, rule_id: str, official: str) -> Variant | None:
+        """The variant whose official template is exactly ``official`` (the catalogue tools and tests)."""
+        for variant in self.variants(rule_id):
+            if variant.official == official:
+                return variant
+        return None
+
+    def render(self, rule_id: str, text: str) -> Rendered:
+        """The finding message for the text a pack produced for ``rule_id``.
+
+        A text the catalogue does not know (a pack newer than the catalogue) keeps the official text in every
+        language, so a finding is never lost or mistranslated; the catalogue tests make that case visible."""
+        body = split_label(text)
+        for variant in self.variants(rule_id):
+            values = variant.match(body)
+            if values is None:
+                continue
+            en = variant.text("en")
+            de = variant.text("de")
+            ro = variant.text("ro")
+            if en and de:
+                return Rendered(
+                    Message(en=fill(en, values), de=fill(de, values), ro=fill(ro, values) if ro else None),
+                    variant.all_terms(),
+                )
+        return Rendered(Message(en=body, de=body), terms_in(body))
+
+    def render_code(self, code: str, values: Sequence[str] = ()) -> Message:
+        """The message of one of the project's own codes (``rulesets/messages/project.toml``)."""
+        variants = self.variants(code)
+        if not variants:
+            raise KeyError(code)
+        v = variants[0]
+        return Message(en=fill(v.text("en") or "", values), de=fill(v.text("de") or "", values))
+
+
+def _variant(rule_id: str, raw: Mapping[str, object]) -> Variant:
+    unknown = set(raw) - {"official", "lang", "en", "de", "ro", "terms"}
+    if unknown:
+        raise ValueError(f"{rule_id}: unknown fields {sorted(unknown)}")
+    lang = raw.get("lang", "en")
+    if lang not in ("en", "de", "ro+en"):
+        raise ValueError(f"{rule_id}: lang must be en, de or ro+en, not {lang!r}")
+    terms = raw.get("terms")
+
+    def text(name: str) -> str | None:
+        value = raw.get(name)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{rule_id}: {name} must be a string")
+        return value
+
+    official = text("official")
+    if official is None:
+        raise ValueError(f"{rule_id}: every entry needs its official text")
+    return Variant(
+        official=official,
+        lang=lang,
+        en=text("en"),
+        de=text("de"),
+        ro=text("ro"),
+        terms=tuple(str(t) for t in terms) if isinstance(terms, list) else None,
+    )
+
+
+def load_catalogue(paths: Iterable[Path] | None = None) -> Catalogue:
+    """Read catalogue files (default: every ``*.toml`` in :data:`CATALOGUE_DIR`)."""
+    files = sorted(CATALOGUE_DIR.glob("*.toml")) if paths is None else list(paths)
+    entries: dict[str, list[Variant]] = {}
+    for path in files:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for rule_id, raw in data.items():
+            items = raw if isinstance(raw, list) else [raw]
+            try:
+                entries.setdefault(rule_id, []).extend(_variant(rule_id, item) for item in items)
+            except ValueError as exc:
+                raise ValueError(f"{path.name}: {exc}") from exc
+    return Catalogue({k: tuple(v) for k, v in entries.items()})
+
+
+_lock = threading.Lock()
+_catalogue: list[Catalogue] = []
+
+
+def catalogue() -> Catalogue:
+    """The bundled catalogue, read once per process."""
+    with _lock:
+        if not _catalogue:
+            _catalogue.append(load_catalogue())
+        return _catalogue[0]
+
+
+# --- the official texts of installed packs (used by tools/catalogue.py and the coverage tests) -------------
+
+_XSL = "{http://www.w3.org/1999/XSL/Transform}"
+_SVRL = "{http://purl.oclc.org/dsdl/svrl}"
+
+
+def _template(text_el: etree._Element) -> str:
+    parts: list[str] = []
+    counter = [0]
+
+    def walk(el: etree._Element) -> None:
+        parts.append(el.text or "")
+        for child in el:
+            if child.tag == _XSL + "value-of":
+                counter[0] += 1
+                parts.append(f"{{{counter[0]}}}")
+            elif isinstance(child.tag, str):
+                walk(child)
+            parts.append(child.tail or "")
+
+    walk(text_el)
+    return split_label("".join(parts))
+
+
+def _rule_id(el: etree._Element) -> str | None:
+    rid = el.get("id")
+    if rid is None:
+        attr = el.find(_XSL + "attribute[@name='id']")
+        rid = "".join(attr.itertext()).strip() if attr is not None else None
+    return rid
+
+
+def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
+    """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+    for pack in registry.installed():
+        if pack.manifest.kind != "schematron":
+            continue
+        tree = etree.parse(str(pack.entry("stylesheet")), parser)
+        seen: set[tuple[str, str]] = set()
+        for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
+            rid = _rule_id(el)
+            text_el = el.find(_SVRL + "text")
+            if rid is None or text_el is None:
+                continue
+            key = (rid, _template(text_el))
+            if key not in seen:
+                seen.add(key)
+                yield pack.key, rid, key[1]
+
+
+_FAMILIES: tuple[tuple[str, str], ...] = (
+    (r"^BR-(S|Z|E|AE|IC|G|O|AF|AG|IP|IG|B)-", "en16931-vat.toml"),
+    (r"^(UBL|CII)-(SR|CR|DT)-", "en16931-syntax.toml"),
+    (r"^BR-(RO|DEC-RO)", "cius-ro.toml"),
+    (r"^(BR-DE|BR-DEX|BR-TMP|PEPPOL-)", "xrechnung.toml"),
+    (r"^BR-", "en16931-business.toml"),
+)
+
+
+def family_file(rule_id: str, pack_key: str) -> str:
+    """Which catalogue file holds a rule's entries (CIUS-RO's own texts of CEN rules go to ``cius-ro.toml``)."""
+    if pack_key.startswith("cius-ro") and not rule_id.startswith(("UBL-", "CII-")):
+        return "cius-ro.toml"
+    for pattern, name in _FAMILIES:
+        if re.match(pattern, rule_id):
+            return name
+    return "other.toml"
+
+
+def _toml_string(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -> None:
+    """Write entries in the canonical form (``[[ID]]`` tables, fields in a fixed order)."""
+    lines = [
+        f"# Message catalogue: {path.stem}. Written by the project; format in src/einvoice_validate/messages.py.",
+        "",
+    ]
+    for rule_id, variants in entries.items():
+        for v in variants:
+            lines.append(f"[[{rule_id}]]")
+            lines.append(f"official = {_toml_string(v.official)}")
+            if v.lang != "en":
+                lines.append(f"lang = {_toml_string(v.lang)}")
+            for name in ("ro", "en", "de"):
+                value = getattr(v, name)
+                if value is not None:
+                    lines.append(f"{name} = {_toml_string(value)}")
+            if v.terms is not None:
+                lines.append("terms = [" + ", ".join(_toml_string(t) for t in v.terms) + "]")
+            lines.append("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines), encoding="utf-8")
