@@ -23,10 +23,8 @@ sys.path.insert(0, str(REPO / "src"))
 
 from einvoice_validate.messages import (  # noqa: E402
     CATALOGUE_DIR,
-    PLACEHOLDER,
-    SAME_TEXT_ALLOWED,
-    terms_in,
     Variant,
+    catalogue_problems,
     family_file,
     load_catalogue,
     natural_key,
@@ -95,34 +93,9 @@ def skeleton() -> int:
     return 0
 
 
-def lint_problems(paths: list[Path] | None = None) -> list[str]:
-    """Problems of catalogue entries: the same checks the test suite makes, for translators."""
-    problems = []
-    files = paths or sorted(CATALOGUE_DIR.glob("*.toml"))
-    for rule_id, variants in load_catalogue(files).entries.items():
-        for v in variants:
-            texts = {lang: v.text(lang) for lang in ("en", "de", "ro")}
-            where = f"{rule_id} ({v.official[:50]}...)"
-            for lang in ("en", "de"):
-                if not (texts[lang] or "").strip():
-                    problems.append(f"{where}: no {lang} text")
-            if v.lang == "ro+en" and not (v.ro or "").strip():
-                problems.append(f"{where}: no ro text")
-            present = {k: t for k, t in texts.items() if t}
-            if present.get("en") and present.get("en") == present.get("de") and rule_id not in SAME_TEXT_ALLOWED:
-                problems.append(f"{where}: de equals en")
-            holders = {k: sorted(set(PLACEHOLDER.findall(t))) for k, t in present.items()}
-            if len({tuple(h) for h in holders.values()}) > 1:
-                problems.append(f"{where}: placeholders differ {holders}")
-            # BT/BG ids: en and de must name the same ones (CIUS-RO's two halves sometimes differ upstream)
-            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k != "ro"}
-            if len({tuple(t) for t in terms.values()}) > 1:
-                problems.append(f"{where}: BT/BG ids differ {terms}")
-    return problems
-
-
 def lint(args: list[str]) -> int:
-    problems = lint_problems([Path(a) for a in args] or None)
+    paths = [Path(a) for a in args] or sorted(CATALOGUE_DIR.glob("*.toml"))
+    problems = catalogue_problems(load_catalogue(paths))
     for problem in problems:
         print(problem)
     print(f"{len(problems)} problems", file=sys.stderr)

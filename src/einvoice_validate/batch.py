@@ -41,8 +41,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import EInvoiceValidateError, RulesetError
-from .findings import Report
+from .errors import EInvoiceValidateError, RulesetError, message_for_code
+from .findings import Message, Report
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Source, read_source
 
@@ -69,9 +69,14 @@ class BatchError(_Model):
     code: str
     detail: str
 
-    def to_dict(self) -> dict[str, str]:
-        """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "detail"}``)."""
-        return {"code": self.code, "detail": self.detail}
+    @property
+    def message(self) -> Message:
+        """What the code means, in English and German."""
+        return message_for_code(self.code)
+
+    def to_dict(self) -> dict[str, object]:
+        """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
+        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
 
 
 class BatchResult(_Model):

@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--profile", help="force a profile by name (see `profiles`)")
     val.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+    val.add_argument(
+        "--lang", choices=("en", "de"), default="en", help="language of the text output (json/jsonl carry both)"
+    )
 
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
     rs_sub = rs.add_subparsers(dest="action", required=True)
@@ -202,7 +205,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if progress is not None and progress.clear_before_output:
                 progress.clear()
             if args.format == "text":
-                _print_text(result.source, report, error, out)
+                _print_text(result.source, report, error, out, args.lang)
             else:
                 row = _row(result.source, report, error)
                 if args.format == "jsonl":
@@ -237,25 +240,49 @@ def _row(name: str, report: Report | None, error: BatchError | None) -> dict[str
     }
 
 
-def _print_text(name: str, report: Report | None, error: BatchError | None, out: TextIO) -> None:
+_WORDS = {
+    "en": {
+        "not-validated": "NOT VALIDATED",
+        "valid": "valid",
+        "invalid": "INVALID",
+        "accepted": "accepted",
+        "rejected": "rejected",
+        "counts": "{} error(s), {} warning(s), {} info",
+        "at": "at",
+        "line": "line",
+    },
+    "de": {
+        "not-validated": "NICHT GEPRÜFT",
+        "valid": "gültig",
+        "invalid": "UNGÜLTIG",
+        "accepted": "angenommen",
+        "rejected": "abgelehnt",
+        "counts": "{} Fehler, {} Warnung(en), {} Hinweis(e)",
+        "at": "bei",
+        "line": "Zeile",
+    },
+}
+
+
+def _print_text(name: str, report: Report | None, error: BatchError | None, out: TextIO, lang: str = "en") -> None:
+    words = _WORDS[lang]
     if error is not None or report is None:
         assert error is not None
-        print(f"{name}: NOT VALIDATED ({error.code}): {error.detail}", file=out)
+        meaning = error.message.de if lang == "de" else error.message.en
+        print(f"{name}: {words['not-validated']} ({error.code}): {meaning} {error.detail}", file=out)
         return
     counts = {s: sum(1 for f in report.findings if f.severity is s) for s in Severity}
-    verdict = "valid" if report.valid else "INVALID"
+    verdict = words["valid"] if report.valid else words["invalid"]
     if report.accepted is not None:
-        verdict += ", accepted" if report.accepted else ", rejected"
-    print(
-        f"{name}: {verdict} [{report.profile}] "
-        f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info",
-        file=out,
-    )
+        verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
+    tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
+    print(f"{name}: {verdict} [{report.profile}] {tally}", file=out)
     for f in report.findings:
-        where = f" at {f.location}" if f.location else ""
+        where = f" {words['at']} {f.location}" if f.location else ""
         if f.line is not None:
-            where += f" (line {f.line})"
-        print(f"  {f.severity.value:<7} {f.rule_id:<24} {f.message.en}{where}  [{f.source}]", file=out)
+            where += f" ({words['line']} {f.line})"
+        text = f.message.de if lang == "de" else f.message.en
+        print(f"  {f.severity.value:<7} {f.rule_id:<24} {text}{where}  [{f.source}]", file=out)
 
 
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -27,11 +27,17 @@ is never raised, only given as a result's ``error.code``::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .findings import Message
+
 __all__ = [
     "EInvoiceValidateError",
     "InputError",
     "ProfileError",
     "RulesetError",
+    "message_for_code",
 ]
 
 
@@ -43,9 +49,26 @@ class EInvoiceValidateError(Exception):
         self.code = code
         self.detail = detail
 
-    def to_dict(self) -> dict[str, str]:
-        """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "detail"}``)."""
-        return {"code": self.code, "detail": self.detail}
+    @property
+    def message(self) -> Message:
+        """What the code means, in English and German (``rulesets/messages/project.toml``); the specifics
+        (file, line and column, limit) are in ``detail``."""
+        return message_for_code(self.code)
+
+    def to_dict(self) -> dict[str, object]:
+        """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
+        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
+
+
+def message_for_code(code: str) -> Message:
+    """The English and German sentence for an error code (also used for batch-only codes)."""
+    from .findings import Message
+    from .messages import catalogue
+
+    try:
+        return catalogue().render_code(code)
+    except KeyError:
+        return Message(en=code, de=code)
 
 
 class InputError(EInvoiceValidateError):

@@ -45,6 +45,7 @@ __all__ = [
     "Rendered",
     "Variant",
     "catalogue",
+    "catalogue_problems",
     "family_file",
     "load_catalogue",
     "natural_key",
@@ -128,9 +129,7 @@ class Variant:
         """The runtime values if ``text`` (label already removed) is this variant's official text, else None."""
         if not self._regex:
             parts = PLACEHOLDER.split(self.official)
-            pattern = "".join(
-                _literal_pattern(part) if i % 2 == 0 else "(.*?)" for i, part in enumerate(parts)
-            )
+            pattern = "".join(_literal_pattern(part) if i % 2 == 0 else "(.*?)" for i, part in enumerate(parts))
             self._regex.append(re.compile(pattern, re.S))
         m = self._regex[0].fullmatch(text)
         if m is None:
@@ -156,6 +155,8 @@ def fill(template: str, values: Sequence[str]) -> str:
 class Rendered:
     message: Message
     terms: tuple[str, ...]
+    variant: Variant | None
+    """The catalogue entry used; None when the text is unknown and the official text stands in every language."""
 
 
 @dataclass(slots=True)
@@ -191,15 +192,16 @@ class Catalogue:
                 return Rendered(
                     Message(en=fill(en, values), de=fill(de, values), ro=fill(ro, values) if ro else None),
                     variant.all_terms(),
+                    variant,
                 )
-        return Rendered(Message(en=body, de=body), terms_in(body))
+        return Rendered(Message(en=body, de=body), terms_in(body), None)
 
-    def render_code(self, code: str, values: Sequence[str] = ()) -> Message:
+    def render_code(self, code: str, values: Sequence[str] = (), variant: int = 0) -> Message:
         """The message of one of the project's own codes (``rulesets/messages/project.toml``)."""
         variants = self.variants(code)
-        if not variants:
-            raise KeyError(code)
-        v = variants[0]
+        if len(variants) <= variant:
+            raise KeyError(f"{code} has no catalogue entry {variant}")
+        v = variants[variant]
         return Message(en=fill(v.text("en") or "", values), de=fill(v.text("de") or "", values))
 
 
@@ -259,6 +261,32 @@ def catalogue() -> Catalogue:
         return _catalogue[0]
 
 
+def catalogue_problems(cat: Catalogue) -> list[str]:
+    """What a translator must still fix: empty texts, a German text equal to the English one, placeholders or
+    BT/BG ids that differ between the languages. The test suite and ``tools/catalogue.py lint`` use this."""
+    problems = []
+    for rule_id, variants in cat.entries.items():
+        for v in variants:
+            texts = {lang: v.text(lang) for lang in ("en", "de", "ro")}
+            where = f"{rule_id} ({v.official[:50]}...)"
+            for lang in ("en", "de"):
+                if not (texts[lang] or "").strip():
+                    problems.append(f"{where}: no {lang} text")
+            if v.lang == "ro+en" and not (v.ro or "").strip():
+                problems.append(f"{where}: no ro text")
+            present = {k: t for k, t in texts.items() if t}
+            if present.get("en") and present.get("en") == present.get("de") and rule_id not in SAME_TEXT_ALLOWED:
+                problems.append(f"{where}: de equals en")
+            holders = {k: sorted(set(PLACEHOLDER.findall(t))) for k, t in present.items()}
+            if len({tuple(h) for h in holders.values()}) > 1:
+                problems.append(f"{where}: placeholders differ {holders}")
+            # BT/BG ids: en and de must name the same ones (CIUS-RO's two halves sometimes differ upstream)
+            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k != "ro"}
+            if len({tuple(t) for t in terms.values()}) > 1:
+                problems.append(f"{where}: BT/BG ids differ {terms}")
+    return problems
+
+
 # --- the official texts of installed packs (used by tools/catalogue.py and the coverage tests) -------------
 
 _XSL = "{http://www.w3.org/1999/XSL/Transform}"
@@ -316,7 +344,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     (r"^BR-(S|Z|E|AE|IC|G|O|AF|AG|IP|IG|B)-", "en16931-vat.toml"),
     (r"^(UBL|CII)-(SR|CR|DT)-", "en16931-syntax.toml"),
     (r"^BR-(RO|DEC-RO)", "cius-ro.toml"),
-    (r"^(BR-DE|BR-DEX|BR-TMP|PEPPOL-)", "xrechnung.toml"),
+    (r"^(BR-DE-|BR-DEX-|BR-TMP-|PEPPOL-)", "xrechnung.toml"),
     (r"^BR-", "en16931-business.toml"),
 )
 
@@ -344,7 +372,8 @@ def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -
     ]
     for rule_id, variants in entries.items():
         for v in variants:
-            lines.append(f"[[{rule_id}]]")
+            key = rule_id if re.fullmatch(r"[A-Za-z0-9_-]+", rule_id) else _toml_string(rule_id)
+            lines.append(f"[[{key}]]")
             lines.append(f"official = {_toml_string(v.official)}")
             if v.lang != "en":
                 lines.append(f"lang = {_toml_string(v.lang)}")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .findings import Finding, Message, Report, Severity
+from .findings import Finding, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Document, Source, load
 from .profiles import Profile, find_profile, load_profiles, select_profile
@@ -146,20 +146,17 @@ def _with_level(finding: Finding, level: str) -> Finding:
 
 
 def _generic_note(document: Document, profile: Profile) -> Finding:
+    from .messages import catalogue
+
     spec = document.spec_id
-    said = f"the specification identifier {spec!r}" if spec is not None else "no specification identifier"
-    gesagt = f"die Spezifikationskennung {spec!r}" if spec is not None else "keine Spezifikationskennung"
+    values = (spec, profile.name) if spec is not None else (profile.name,)
     return Finding(
         rule_id=GENERIC_PROFILE_NOTE,
         severity=Severity.INFO,
         flag="information",
         stage="input",
         location=None,
-        message=Message(
-            en=f"The document has {said}, which is not one of the known profiles: it was checked against "
-            f"EN 16931 only ({profile.name}).",
-            de=f"Das Dokument hat {gesagt}, die zu keinem bekannten Profil gehört: es wurde nur gegen "
-            f"EN 16931 geprüft ({profile.name}).",
-        ),
+        message=catalogue().render_code(GENERIC_PROFILE_NOTE, values, variant=0 if spec is not None else 1),
+        terms=("BT-24",),
         source=f"einvoice-validate@{__version__}",
     )

@@ -9,7 +9,8 @@ from pathlib import Path
 from lxml import etree
 
 from .errors import RulesetError
-from .findings import Finding, Message, Severity
+from .findings import Finding, Severity
+from .messages import catalogue
 from .parse import Document
 from .rulesets.registry import InstalledPack
 from .xsd_codes import issues_from_log, schema_info_for
@@ -51,7 +52,9 @@ class XsdStage:
                 return []
             issues = issues_from_log(self._schema.error_log, document.tree, self._info)
         findings = []
+        texts = catalogue()
         for issue in issues:
+            rendered = texts.render(issue.code, _text(issue.code, issue.message))
             findings.append(
                 Finding(
                     rule_id=issue.code,
@@ -61,7 +64,7 @@ class XsdStage:
                     location=issue.path,
                     line=issue.line,
                     column=issue.column,
-                    message=Message(en=_text(issue.code, issue.message), de=_text(issue.code, issue.message)),
+                    message=rendered.message,
                     source=self.source,
                 )
             )
@@ -69,5 +72,6 @@ class XsdStage:
 
 
 def _text(code: str, message: str) -> str:
+    # The xsd.other fallback keeps libxml2's whole message (it has no code prefix).
     # KoSIT's report shows the Xerces message without its leading code (the code is the ruleId).
     return message.removeprefix(f"{code}: ")

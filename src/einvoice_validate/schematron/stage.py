@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..findings import Finding, Flag, Message, severity_of_flag
+from ..findings import Finding, Flag, severity_of_flag
+from ..messages import catalogue
 from ..rulesets.registry import InstalledPack
 from ._saxon import SaxonDocument, StylesheetRuntimeError, compile_stylesheet
 from .svrl import SvrlError, SvrlEvent, parse_svrl
@@ -44,25 +45,26 @@ class SchematronStage:
 
     def _finding(self, event: SvrlEvent) -> Finding:
         if event.kind == "runtime-error":
-            text = f"The rule pack stopped with the dynamic error {event.id}: {event.text}"
             return Finding(
                 rule_id=RUNTIME_ERROR,
                 severity=severity_of_flag("fatal"),
                 flag="fatal",
                 stage="schematron",
                 location=None,
-                message=Message(en=text, de=f"Das Regelwerk brach mit dem Laufzeitfehler {event.id} ab: {event.text}"),
+                message=catalogue().render_code(RUNTIME_ERROR, (event.id or "", event.text)),
                 source=self.source,
             )
         rule_id = event.id or "UNSPECIFIC"
         flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
         level = self._levels.get(rule_id)
+        rendered = catalogue().render(rule_id, event.text)
         return Finding(
             rule_id=rule_id,
             severity=severity_of_flag(level or flag),
             flag=flag,
             stage="schematron",
             location=event.location,
-            message=Message(en=event.text, de=event.text),
+            message=rendered.message,
+            terms=rendered.terms,
             source=self.source,
         )
