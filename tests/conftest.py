@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import Validator
+from einvoice_validate import Report, Validator
 from einvoice_validate.rulesets import Registry
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,3 +34,10 @@ def registry() -> Registry:
 @pytest.fixture(scope="session")
 def validator(registry: Registry) -> Validator:
     return Validator(rules_home=registry.home)
+
+
+@pytest.fixture(scope="session")
+def mutation_reports(shared: Path, validator: Validator) -> dict[str, Report]:
+    """Our reports on every file of ``mutations-dev`` (validated once per session: parity and message tests)."""
+    folder = shared / "corpus" / "mutations-dev"
+    return {path.name: validator.validate(path) for path in sorted(folder.glob("*.xml"))}

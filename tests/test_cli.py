@@ -22,8 +22,8 @@ VALID = [
     EXAMPLES / "cius-ro-ubl-invoice.xml",
 ]
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
-JSONL_KEYS = ["file", "profile", "valid", "accepted", "findings", "error"]
-FINDING_KEYS = {"ruleId", "severity", "flag", "stage", "location", "line", "column", "message", "source"}
+JSONL_KEYS = ["file", "profile", "envelope", "valid", "accepted", "findings", "error"]
+FINDING_KEYS = {"ruleId", "severity", "flag", "stage", "location", "line", "column", "message", "terms", "source"}
 
 
 def run(args: list[str], home: Path) -> tuple[int, str, str]:
@@ -50,7 +50,21 @@ def test_broken_example_exit_1_with_official_ids(registry: Registry) -> None:
     for finding in row["findings"]:
         assert set(finding) == FINDING_KEYS
         assert set(finding["message"]) == {"en", "de"}
+        assert finding["message"]["en"] != finding["message"]["de"]
         assert finding["severity"] in {"ERROR", "WARNING", "INFO"}
+    [br_de_15] = [f for f in row["findings"] if f["ruleId"] == "BR-DE-15"]
+    assert br_de_15["terms"] == ["BT-10"]
+
+
+def test_lang_de_text_output(registry: Registry) -> None:
+    code, out, _ = run(["validate", "--lang", "de", str(BROKEN)], registry.home)
+    assert code == 1
+    assert "UNGÜLTIG, abgelehnt" in out
+    assert 'Das Element "Buyer reference" (BT-10) muss übermittelt werden.' in out
+    assert "ist kein gültiger Wert für den Datentyp 'date'" in out
+    code, out, _ = run(["validate", "--lang", "en", str(BROKEN)], registry.home)
+    assert "INVALID, rejected" in out
+    assert 'The element "Buyer reference" (BT-10) shall be provided.' in out
 
 
 def test_unreadable_file_exit_2_and_error_row(registry: Registry, tmp_path: Path) -> None:

@@ -233,6 +233,7 @@ def _row(name: str, report: Report | None, error: BatchError | None) -> dict[str
     return {
         "file": name,
         "profile": report.profile if report else None,
+        "envelope": report.envelope if report else None,
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
@@ -250,6 +251,7 @@ _WORDS = {
         "counts": "{} error(s), {} warning(s), {} info",
         "at": "at",
         "line": "line",
+        "sbdh": "invoice taken out of its Peppol SBDH envelope",
     },
     "de": {
         "not-validated": "NICHT GEPRÜFT",
@@ -260,6 +262,7 @@ _WORDS = {
         "counts": "{} Fehler, {} Warnung(en), {} Hinweis(e)",
         "at": "bei",
         "line": "Zeile",
+        "sbdh": "Rechnung aus ihrem Peppol-SBDH-Umschlag entnommen",
     },
 }
 
@@ -276,7 +279,8 @@ def _print_text(name: str, report: Report | None, error: BatchError | None, out:
     if report.accepted is not None:
         verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
     tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
-    print(f"{name}: {verdict} [{report.profile}] {tally}", file=out)
+    unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
+    print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=out)
     for f in report.findings:
         where = f" {words['at']} {f.location}" if f.location else ""
         if f.line is not None:

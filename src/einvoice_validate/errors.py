@@ -33,12 +33,34 @@ if TYPE_CHECKING:
     from .findings import Message
 
 __all__ = [
+    "ERROR_CODES",
     "EInvoiceValidateError",
     "InputError",
     "ProfileError",
     "RulesetError",
     "message_for_code",
 ]
+
+
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        "request.unreadable",
+        "invoice.too-large",
+        "document.unreadable",
+        "document.forbidden-construct",
+        "document.limit-exceeded",
+        "document.unsupported-type",
+        "profile.unknown",
+        "profile.mismatch",
+        "profile.none",
+        "ruleset.missing",
+        "ruleset.corrupt",
+        "ruleset.invalid",
+        "ruleset.install-failed",
+        "worker.crashed",
+    }
+)
+"""Every error code the library gives (the documented vocabulary; the tree above explains each)."""
 
 
 class EInvoiceValidateError(Exception):

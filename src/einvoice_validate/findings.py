@@ -76,6 +76,9 @@ class Report(_Model):
     syntax: Literal["ubl", "cii"]
     document_type: Literal["ubl-invoice", "ubl-creditnote", "cii"] = Field(alias="documentType")
     spec_id: str | None = Field(alias="specId")
+    envelope: Literal["sbdh"] | None = Field(
+        default=None, description="sbdh: the invoice was taken out of a Peppol StandardBusinessDocument envelope"
+    )
     packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
     findings: tuple[Finding, ...]
     valid: bool

@@ -18,10 +18,25 @@ class Limits:
             10 MB text-node limit is lifted (``huge_tree``) and this explicit limit bounds every node instead.
         max_depth: the deepest element nesting accepted (``document.limit-exceeded`` beyond it). UBL and CII
             invoices stay well below 20 levels; the check runs in libxml2's XPath engine, not in Python.
+        max_elements: the most elements a document may have (``document.limit-exceeded``): a 10,000-line
+            invoice has about 300,000; the limit bounds the memory of the parsed trees (lxml's and Saxon's),
+            which a document of tiny elements could otherwise blow up to many times its size.
+        max_text_length: the longest text node, in characters (``document.limit-exceeded``): room for an
+            embedded attachment of about 48 MB (base64).
+        max_attribute_length: the longest attribute value, in characters (``document.limit-exceeded``); invoice
+            attributes are codes, ids and file names.
+
+    The element, text and attribute checks run only when the document is big enough to break them (a
+    document of N bytes cannot hold a text longer than N), so ordinary invoices pay nothing for them.
+    DTDs, entities and XInclude are always refused (``document.forbidden-construct``): there is no limit for
+    them to set.
     """
 
     max_document_bytes: int = 100 * 1024 * 1024
     max_depth: int = 64
+    max_elements: int = 2_000_000
+    max_text_length: int = 64 * 1024 * 1024
+    max_attribute_length: int = 1024 * 1024
 
 
 DEFAULT_LIMITS = Limits()

@@ -315,7 +315,7 @@ def _rule_id(el: etree._Element) -> str | None:
     rid = el.get("id")
     if rid is None:
         attr = el.find(_XSL + "attribute[@name='id']")
-        rid = "".join(attr.itertext()).strip() if attr is not None else None
+        rid = "".join(str(t) for t in attr.itertext()).strip() if attr is not None else None
     return rid
 
 

@@ -7,6 +7,7 @@ passed this module (SaxonC's own parser would resolve external entities).
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 import threading
@@ -20,15 +21,29 @@ from lxml import etree
 from .errors import InputError
 from .limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["CII_NS", "UBL_CN_NS", "UBL_INVOICE_NS", "Document", "DocumentType", "Source", "load", "read_source"]
+__all__ = [
+    "CII_NS",
+    "SBDH_NS",
+    "UBL_CN_NS",
+    "UBL_INVOICE_NS",
+    "Document",
+    "DocumentType",
+    "Envelope",
+    "Source",
+    "load",
+    "read_source",
+]
 
 UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CN_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
 CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+SBDH_NS = "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"
+_XINCLUDE_NAMESPACES = ("http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude")
 _CBC = "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}"
 _RAM = "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}"
 
 DocumentType = Literal["ubl-invoice", "ubl-creditnote", "cii"]
+Envelope = Literal["sbdh"]
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
 
 _ROOTS: dict[str, DocumentType] = {
@@ -52,6 +67,9 @@ class Document:
     spec_ids: tuple[str, ...]
     name: str | None
     data: bytes
+    envelope: Envelope | None = None
+    """``sbdh`` when the invoice was taken out of a Peppol StandardBusinessDocument (``data`` is then the
+    invoice alone, ``tree`` keeps the original line numbers)."""
 
     @property
     def syntax(self) -> Literal["ubl", "cii"]:
@@ -176,37 +194,135 @@ def _prolog_has_markup_declaration(data: bytes) -> bool:
             return head.startswith(b"<!", j)  # a declaration before the root element, or the root itself
 
 
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "a PDF file (for ZUGFeRD/Factur-X, validate the XML embedded in it)"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xd0\xcf\x11\xe0", "an MS Office (OLE) file"),
+)
+
+
+def _what_it_looks_like(data: bytes) -> str | None:
+    head = data.lstrip()[:16]
+    for signature, kind in _SIGNATURES:
+        if data.startswith(signature):
+            return kind
+    if head.startswith((b"{", b"[")):
+        return "JSON, not XML"
+    return None
+
+
+def _parse(data: bytes) -> etree._Element:
+    try:
+        return etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        if "Excessive depth" in (exc.msg or ""):
+            raise InputError("document.limit-exceeded", f"elements are nested too deeply (line {line})") from exc
+        kind = _what_it_looks_like(data)
+        prefix = f"this is {kind}; " if kind else ""
+        raise InputError(
+            "document.unreadable", f"{prefix}not well-formed XML at line {line}, column {column}: {exc.msg}"
+        ) from exc
+    except ValueError as exc:  # e.g. lxml refusing an unknown encoding
+        raise InputError("document.unreadable", f"not readable as XML: {exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def _xinclude_probe() -> etree.XPath:
+    test = " or ".join(f"namespace-uri()='{ns}'" for ns in _XINCLUDE_NAMESPACES)
+    return etree.XPath(f"boolean(//*[{test}])")
+
+
+@lru_cache(maxsize=8)
+def _count_probe() -> etree.XPath:
+    return etree.XPath("count(//*)")
+
+
+@lru_cache(maxsize=8)
+def _long_text_probe(limit: int) -> etree.XPath:
+    return etree.XPath(f"boolean(//text()[string-length() > {limit}])")
+
+
+@lru_cache(maxsize=8)
+def _long_attribute_probe(limit: int) -> etree.XPath:
+    return etree.XPath(f"boolean(//@*[string-length() > {limit}])")
+
+
+def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> None:
+    """Refuse XInclude and anything beyond the structural limits (each probe runs in libxml2, in C)."""
+    if _depth_probe(limits.max_depth)(tree):
+        raise InputError("document.limit-exceeded", f"elements are nested deeper than {limits.max_depth} levels")
+    # An element takes at least 4 bytes (<a/>); a text or attribute value at most one character per byte.
+    if size // 4 > limits.max_elements:
+        count = int(_count_probe()(tree))  # type: ignore[arg-type]
+        if count > limits.max_elements:
+            raise InputError(
+                "document.limit-exceeded", f"the document has {count} elements; the limit is {limits.max_elements}"
+            )
+    if size > limits.max_text_length and _long_text_probe(limits.max_text_length)(tree):
+        raise InputError("document.limit-exceeded", f"a text node is longer than {limits.max_text_length} characters")
+    if size > limits.max_attribute_length and _long_attribute_probe(limits.max_attribute_length)(tree):
+        raise InputError(
+            "document.limit-exceeded", f"an attribute value is longer than {limits.max_attribute_length} characters"
+        )
+
+
+def _unwrap_sbdh(root: etree._Element) -> etree._Element:
+    """The invoice inside a Peppol StandardBusinessDocument (the element after the header)."""
+    payload = [
+        el for el in root if isinstance(el.tag, str) and el.tag != f"{{{SBDH_NS}}}StandardBusinessDocumentHeader"
+    ]
+    if len(payload) != 1:
+        raise InputError(
+            "document.unsupported-type",
+            f"the StandardBusinessDocument envelope holds {len(payload)} payload elements; expected one invoice",
+        )
+    return payload[0]
+
+
 def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read, parse and classify one document. Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
     if not data.strip():
-        raise InputError("document.unreadable", "the document is empty")
+        raise InputError("document.unreadable", "the document is empty" if not data else "the document is blank")
     if _prolog_has_markup_declaration(data):
         raise InputError(
             "document.forbidden-construct",
             "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)",
         )
-    try:
-        root = etree.fromstring(data, _parser())
-    except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        raise InputError(
-            "document.unreadable", f"not well-formed XML at line {line}, column {column}: {exc.msg}"
-        ) from exc
-    except ValueError as exc:  # e.g. lxml refusing an unknown encoding
-        raise InputError("document.unreadable", f"not readable as XML: {exc}") from exc
+    root = _parse(data)
     tree = root.getroottree()
-    if tree.docinfo.doctype:  # type: ignore[union-attr]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
+    if tree.docinfo.doctype:  # type: ignore[attr-defined]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
         raise InputError("document.forbidden-construct", "the document has a DOCTYPE declaration")
-    if _depth_probe(limits.max_depth)(tree):
-        raise InputError("document.limit-exceeded", f"elements are nested deeper than {limits.max_depth} levels")
+    # Nothing here processes XInclude (neither lxml nor Saxon is asked to); refusing it keeps that true for
+    # whatever consumes the document next. Namespace URIs may be written with character references, so the
+    # probe looks at the parsed tree, not the bytes.
+    if _xinclude_probe()(tree):
+        raise InputError(
+            "document.forbidden-construct", "the document has XInclude elements; they are refused (never resolved)"
+        )
+    _check_structure(tree, len(data), limits)
+    envelope: Envelope | None = None
+    if root.tag == f"{{{SBDH_NS}}}StandardBusinessDocument":
+        envelope = "sbdh"
+        root = _unwrap_sbdh(root)
     document_type = _ROOTS.get(root.tag) if isinstance(root.tag, str) else None
     if document_type is None:
         qname = etree.QName(root)
+        inside = " inside the StandardBusinessDocument" if envelope else ""
         raise InputError(
             "document.unsupported-type",
-            f"the root element is {{{qname.namespace or ''}}}{qname.localname}; expected a UBL 2.1 Invoice or "
-            "CreditNote or a UN/CEFACT CrossIndustryInvoice",
+            f"the root element{inside} is {{{qname.namespace or ''}}}{qname.localname}; expected a UBL 2.1 "
+            "Invoice or CreditNote or a UN/CEFACT CrossIndustryInvoice",
         )
+    if envelope is not None:
+        # The invoice alone, as its own document: lxml copies the namespace declarations it inherits from the
+        # envelope onto its root. The copy keeps the source line numbers for XSD findings.
+        root = copy.deepcopy(root)
+        tree = etree.ElementTree(root)
+        data = etree.tostring(root, encoding="UTF-8", xml_declaration=True)
     spec_ids = tuple(el.text or "" for el in root.iterfind(_SPEC_ID_PATH[document_type]))
-    return Document(tree=tree, document_type=document_type, spec_ids=spec_ids, name=name, data=data)
+    return Document(tree=tree, document_type=document_type, spec_ids=spec_ids, name=name, data=data, envelope=envelope)

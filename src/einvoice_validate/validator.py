@@ -98,6 +98,7 @@ class Validator:
             syntax=document.syntax,
             document_type=document.document_type,
             spec_id=document.spec_id,
+            envelope=document.envelope,
             packs=(chosen.xsd, *chosen.schematron),
             findings=tuple(findings),
             valid=valid,

@@ -39,6 +39,7 @@ from typing import Protocol, cast
 from lxml import etree
 
 __all__ = [
+    "EMITTED_CODES",
     "FALLBACK_CODE",
     "SchemaInfo",
     "XsdIssue",
@@ -949,6 +950,26 @@ def _map_entry(
             return [end_issue(simple_code, text)]
         return [issue(simple_code, text)]
     return [issue(FALLBACK_CODE, message)]
+
+
+EMITTED_CODES: frozenset[str] = frozenset(
+    {
+        *_FACET_CODES.values(),
+        *_SIMPLE_CODES.values(),
+        "cvc-complex-type.2.4.a",
+        "cvc-complex-type.2.4.b",
+        "cvc-complex-type.2.4.c",
+        "cvc-complex-type.2.4.d",
+        "cvc-complex-type.2.2",
+        "cvc-complex-type.3.1",
+        "cvc-type.3.1.2",
+        "cvc-type.3.1.3",
+        "cvc-attribute.3",
+        "cvc-pattern-valid",
+        FALLBACK_CODE,
+    }
+)
+"""Every code this module can give a finding (the message catalogue has texts for each)."""
 
 
 def _type_313(value: str, ename: str) -> str:
