@@ -214,8 +214,31 @@ def _what_it_looks_like(data: bytes) -> str | None:
     return None
 
 
-def _parse(data: bytes) -> etree._Element:
+def _parse_counting(data: bytes, max_elements: int) -> etree._Element:
+    """Parse a document big enough to hold more than ``max_elements`` elements, stopping as soon as it does
+    (so a document of tiny elements cannot make the tree many times larger than the limit allows)."""
+    events = etree.iterparse(
+        io.BytesIO(data),
+        events=("start",),
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=True,
+        collect_ids=False,
+    )
+    for count, _ in enumerate(events, start=1):
+        if count > max_elements:
+            raise InputError("document.limit-exceeded", f"the document has more than {max_elements} elements")
+    root: etree._Element | None = events.root
+    if root is None:
+        raise InputError("document.unreadable", "the document has no root element")
+    return root
+
+
+def _parse(data: bytes, limits: Limits) -> etree._Element:
     try:
+        if len(data) // 4 > limits.max_elements:  # an element takes at least 4 bytes (<a/>)
+            return _parse_counting(data, limits.max_elements)
         return etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
@@ -237,11 +260,6 @@ def _xinclude_probe() -> etree.XPath:
 
 
 @lru_cache(maxsize=8)
-def _count_probe() -> etree.XPath:
-    return etree.XPath("count(//*)")
-
-
-@lru_cache(maxsize=8)
 def _long_text_probe(limit: int) -> etree.XPath:
     return etree.XPath(f"boolean(//text()[string-length() > {limit}])")
 
@@ -255,13 +273,8 @@ def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> Non
     """Refuse XInclude and anything beyond the structural limits (each probe runs in libxml2, in C)."""
     if _depth_probe(limits.max_depth)(tree):
         raise InputError("document.limit-exceeded", f"elements are nested deeper than {limits.max_depth} levels")
-    # An element takes at least 4 bytes (<a/>); a text or attribute value at most one character per byte.
-    if size // 4 > limits.max_elements:
-        count = int(_count_probe()(tree))  # type: ignore[arg-type]
-        if count > limits.max_elements:
-            raise InputError(
-                "document.limit-exceeded", f"the document has {count} elements; the limit is {limits.max_elements}"
-            )
+    # The element count was checked while parsing (_parse_counting); a text or attribute value takes at least
+    # one byte per character, so only documents larger than the limit need the probes.
     if size > limits.max_text_length and _long_text_probe(limits.max_text_length)(tree):
         raise InputError("document.limit-exceeded", f"a text node is longer than {limits.max_text_length} characters")
     if size > limits.max_attribute_length and _long_attribute_probe(limits.max_attribute_length)(tree):
@@ -293,7 +306,7 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
             "document.forbidden-construct",
             "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)",
         )
-    root = _parse(data)
+    root = _parse(data, limits)
     tree = root.getroottree()
     if tree.docinfo.doctype:  # type: ignore[attr-defined]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
         raise InputError("document.forbidden-construct", "the document has a DOCTYPE declaration")
