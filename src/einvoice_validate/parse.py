@@ -191,7 +191,9 @@ def _prolog_has_markup_declaration(data: bytes) -> bool:
             end = head.find(b"-->", j + 4)
             i = end + 3 if end >= 0 else len(head)
         else:
-            return head.startswith(b"<!", j)  # a declaration before the root element, or the root itself
+            # a declaration (<!DOCTYPE, <!ENTITY, ...) before the root element, or the root itself; a bare "<!"
+            # (a document cut short) is left to the parser, which calls it not well-formed
+            return head.startswith(b"<!", j) and head[j + 2 : j + 3].isalpha()
 
 
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
