@@ -9,9 +9,14 @@ and the batch API in and out of process) the test proves three things:
 * the marker appears in no output (reports and errors serialised, stdout and stderr at file-descriptor level,
   the subprocess's output),
 * the HTTP server got no connection at all,
-* the outcome is the expected one: DOCTYPE, entity, external DTD, billion-laughs and XInclude attacks (also in
-  UTF-16 with a BOM) are refused with ``document.forbidden-construct``; ``xsi:schemaLocation`` hints and an
-  ``xml-stylesheet`` processing instruction are ignored and the invoice is validated normally (valid).
+* the outcome is the expected one: DOCTYPE, entity, external DTD, parameter-entity, billion-laughs and XInclude
+  attacks (also in UTF-16 with a BOM, XInclude also in its 2003 namespace, with the namespace spelled in character
+  references and inside a Peppol SBDH envelope) are refused with ``document.forbidden-construct``;
+  ``xsi:schemaLocation`` hints (also in a document large enough to reach Saxon as a file, and on an SBDH envelope)
+  and an ``xml-stylesheet`` processing instruction are ignored and the invoice is validated normally (valid).
+
+A control test shows that the trap is not blind: a careless lxml parser given the same documents does leak the
+marker or call the server.
 """
 
 from __future__ import annotations
@@ -59,8 +64,10 @@ XML_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 ROOT_OPEN = b"<ubl:Invoice "
 NOTE = re.compile(rb"<cbc:Note>[^<]*</cbc:Note>")  # the first of two: the hostile content goes there
 XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
+XINCLUDE_OLD_NS = "http://www.w3.org/2003/XInclude"  # libxml2 still processes it
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+SBDH_NS = "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"
 
 Expected = Literal["forbidden", "valid"]
 
@@ -223,8 +230,8 @@ def billion_laughs(t: Trap) -> bytes:
     return _with_note(_after_decl(_example(), doctype), b"&lol9;")
 
 
-def _xinclude(t: Trap) -> bytes:
-    return f'<xi:include xmlns:xi="{XINCLUDE_NS}" href="{t.secret_uri}" parse="text"/>'.encode()
+def _xinclude(t: Trap, namespace: str = XINCLUDE_NS) -> bytes:
+    return f'<xi:include xmlns:xi="{namespace}" href="{t.secret_uri}" parse="text"/>'.encode()
 
 
 def xinclude_sibling(t: Trap) -> bytes:
@@ -236,6 +243,39 @@ def xinclude_sibling(t: Trap) -> bytes:
 
 def xinclude_in_note(t: Trap) -> bytes:
     return _with_note(_example(), _xinclude(t))
+
+
+def xinclude_2003_namespace(t: Trap) -> bytes:
+    return _with_note(_example(), _xinclude(t, XINCLUDE_OLD_NS))
+
+
+def xinclude_charref_namespace(t: Trap) -> bytes:
+    """The XInclude namespace spelled with character references: only the parsed tree shows what it is."""
+    return _with_note(_example(), _xinclude(t, XINCLUDE_NS.replace(":", "&#x3a;").replace("/", "&#47;")))
+
+
+def _sbdh(invoice: bytes, header_extra: bytes = b"", root_extra: bytes = b"") -> bytes:
+    """The invoice inside a Peppol StandardBusinessDocument envelope."""
+    body = invoice.removeprefix(XML_DECL)
+    return (
+        XML_DECL
+        + f'<StandardBusinessDocument xmlns="{SBDH_NS}"'.encode()
+        + root_extra
+        + b">\n<StandardBusinessDocumentHeader><HeaderVersion>1.0</HeaderVersion>"
+        + header_extra
+        + b"</StandardBusinessDocumentHeader>\n"
+        + body
+        + b"</StandardBusinessDocument>\n"
+    )
+
+
+def sbdh_xinclude_in_header(t: Trap) -> bytes:
+    return _sbdh(_example(), header_extra=_xinclude(t))
+
+
+def sbdh_schema_location(t: Trap) -> bytes:
+    hint = f' xmlns:xsi="{XSI_NS}" xsi:schemaLocation="{SBDH_NS} {t.base}/sbdh.xsd"'.encode()
+    return _sbdh(schema_location(t), root_extra=hint)
 
 
 def schema_location(t: Trap) -> bytes:
@@ -286,7 +326,11 @@ DOCUMENTS = [
     Hostile("billion-laughs", billion_laughs, "forbidden"),
     Hostile("xinclude-sibling", xinclude_sibling, "forbidden"),
     Hostile("xinclude-in-note", xinclude_in_note, "forbidden"),
+    Hostile("xinclude-2003-namespace", xinclude_2003_namespace, "forbidden"),
+    Hostile("xinclude-charref-namespace", xinclude_charref_namespace, "forbidden"),
+    Hostile("sbdh-xinclude-in-header", sbdh_xinclude_in_header, "forbidden"),
     Hostile("schema-location", schema_location, "valid"),
+    Hostile("sbdh-schema-location", sbdh_schema_location, "valid"),
     Hostile("schema-location-large", schema_location_large, "valid"),
     Hostile("xml-stylesheet", xml_stylesheet, "valid"),
     Hostile("utf16le-bom-file-entity", _utf16(file_entity, "utf-16-le"), "forbidden"),
@@ -551,10 +595,12 @@ NAIVE = {
 class _HttpResolver(etree.Resolver):
     """What a careless application adds when its libxml2 has no HTTP client of its own: fetch http:// URLs."""
 
-    def resolve(self, system_url: str | None, public_id: str | None, context: object) -> object:
+    def resolve(  # type: ignore[override]  # (lxml-stubs) the real method also gets the context
+        self, system_url: str | None, public_id: str | None, context: object
+    ) -> object:
         if system_url and system_url.startswith("http://127.0.0.1:"):
             with urllib.request.urlopen(system_url, timeout=5) as response:
-                return self.resolve_string(response.read(), context)
+                return self.resolve_string(response.read(), context, base_url=system_url)
         return None
 
 

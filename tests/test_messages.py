@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from einvoice_validate import Report
-from einvoice_validate.errors import InputError
+from einvoice_validate.errors import ERROR_CODES, InputError
 from einvoice_validate.messages import (
     PLACEHOLDER,
     SAME_TEXT_ALLOWED,
@@ -104,25 +104,7 @@ def test_every_xsd_code_the_pipeline_emits_has_texts(cat: Catalogue) -> None:
 
 
 def test_project_codes_have_texts(cat: Catalogue) -> None:
-    codes = [
-        RUNTIME_ERROR,
-        "profile.en16931-only",
-        "request.unreadable",
-        "invoice.too-large",
-        "document.unreadable",
-        "document.forbidden-construct",
-        "document.limit-exceeded",
-        "document.unsupported-type",
-        "profile.unknown",
-        "profile.mismatch",
-        "profile.none",
-        "ruleset.missing",
-        "ruleset.corrupt",
-        "ruleset.invalid",
-        "ruleset.install-failed",
-        "worker.crashed",
-    ]
-    for code in codes:
+    for code in sorted({RUNTIME_ERROR, "profile.en16931-only", *ERROR_CODES}):
         message = cat.render_code(code, ("X", "Y"))
         assert message.en and message.de and message.en != message.de, code
 
