@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO, Literal, Union
+from typing import Any, BinaryIO, Literal, Union
 
 from lxml import etree
 
@@ -149,20 +149,23 @@ def _too_large(size: int, cap: int) -> InputError:
 
 _local = threading.local()
 
+# The hardened options, for both ways this module parses: no DTD, no entities, no network. huge_tree lifts
+# libxml2's 10 MB text-node cap (embedded attachments); the limits in limits.py replace it.
+_HARDENED: dict[str, Any] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": True,
+    "collect_ids": False,
+}
+
 
 def _parser() -> etree.XMLParser:
-    # lxml parsers are not thread-safe: one per thread. huge_tree lifts libxml2's 10 MB text-node cap
-    # (embedded attachments); our own limits replace it.
+    # lxml parsers are not thread-safe: one per thread.
     parser: etree.XMLParser | None = getattr(_local, "parser", None)
     if parser is None:
-        parser = etree.XMLParser(
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            dtd_validation=False,
-            huge_tree=True,
-            collect_ids=False,
-        )
+        parser = etree.XMLParser(**_HARDENED)
         _local.parser = parser
     return parser
 
@@ -219,15 +222,7 @@ def _what_it_looks_like(data: bytes) -> str | None:
 def _parse_counting(data: bytes, max_elements: int) -> etree._Element:
     """Parse a document big enough to hold more than ``max_elements`` elements, stopping as soon as it does
     (so a document of tiny elements cannot make the tree many times larger than the limit allows)."""
-    events = etree.iterparse(
-        io.BytesIO(data),
-        events=("start",),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=True,
-        collect_ids=False,
-    )
+    events = etree.iterparse(io.BytesIO(data), events=("start",), **_HARDENED)
     for count, _ in enumerate(events, start=1):
         if count > max_elements:
             raise InputError("document.limit-exceeded", f"the document has more than {max_elements} elements")
