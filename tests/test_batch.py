@@ -20,7 +20,7 @@ from einvoice_validate import (
     iter_validate,
     validate_many,
 )
-from einvoice_validate.batch import TEST_CRASH_ENV, WORKER_CRASHED
+from einvoice_validate.batch import _WINDOW_PER_WORKER, TEST_CRASH_ENV, WORKER_CRASHED, _choose, sniff_syntax
 from einvoice_validate.parse import Source
 from einvoice_validate.rulesets import Registry
 from tests.conftest import CORPUS
@@ -30,6 +30,7 @@ pytestmark = pytest.mark.corpus
 REPO = Path(__file__).resolve().parents[1]
 GOOD = REPO / "examples" / "xrechnung-ubl-invoice.xml"
 BROKEN = REPO / "examples" / "xrechnung-ubl-broken.xml"
+GOOD_CII = REPO / "examples" / "xrechnung-cii-invoice.xml"
 
 
 def _sample(n: int) -> list[Path]:
@@ -145,7 +146,8 @@ def test_sources_are_consumed_lazily_within_the_window(registry: Registry) -> No
             taken += 1
             yield GOOD
 
-    window = 2 * 2  # 2 workers
+    window = _WINDOW_PER_WORKER * 2  # 2 workers
+    assert window < 24  # the test needs more sources than fit in the window
     seen = 0
     for result in iter_validate(sources(), workers=2, rules_home=registry.home):
         assert result.index == seen
@@ -161,7 +163,7 @@ def test_stopping_early_stops_the_workers(registry: Registry) -> None:
     before = _live_children()
     if before is None:
         pytest.skip("needs /proc")
-    results = iter_validate([GOOD] * 50, workers=2, rules_home=registry.home)
+    results = iter_validate([GOOD, GOOD_CII] * 25, workers=2, rules_home=registry.home)  # two syntaxes: two workers
     first = next(results)
     assert first.valid
     during = _live_children()
@@ -182,9 +184,10 @@ def test_workers_1_runs_in_process(registry: Registry) -> None:
 def test_batch_validator_keeps_its_workers(registry: Registry) -> None:
     before = _live_children()
     with BatchValidator(workers=2, rules_home=registry.home) as batch:
-        assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD])] == [True, False, True]
+        # two syntaxes: both workers start (a small batch of one syntax starts one)
+        assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD_CII])] == [True, False, True]
         first = _live_children()
-        assert [r.valid for r in batch.validate_many([BROKEN, GOOD, GOOD, GOOD])] == [False, True, True, True]
+        assert [r.valid for r in batch.validate_many([BROKEN, GOOD_CII, GOOD, GOOD])] == [False, True, True, True]
         if before is not None:
             assert first is not None and len(first - before) == 2
             assert _live_children() == first  # the same two processes
@@ -194,3 +197,72 @@ def test_batch_validator_keeps_its_workers(registry: Registry) -> None:
         assert [r.valid for r in batch.iter_validate([GOOD, BROKEN])] == [True, False]
     if before is not None:
         assert _live_children() == before
+
+
+def test_sniff_syntax() -> None:
+    ubl = GOOD.read_bytes()
+    cii = next((CORPUS / "xrechnung-testsuite").rglob("*uncefact.xml")).read_bytes()
+    assert sniff_syntax(ubl) == "ubl"
+    assert sniff_syntax(str(GOOD)) == "ubl"
+    assert sniff_syntax(cii) == "cii"
+    assert sniff_syntax(ubl.decode().encode("utf-16")) is None  # no hint: any worker takes it
+    assert sniff_syntax(b"%PDF-1.7") is None
+    assert sniff_syntax("/nonexistent/file.xml") is None
+    # the first namespace wins: a CII invoice that mentions UBL further on is CII
+    mention = b"<!-- urn:oasis:names:specification:ubl:schema:xsd: -->"
+    assert sniff_syntax(cii.replace(b"</rsm:CrossIndustryInvoice>", mention)) == "cii"
+
+
+@pytest.mark.parametrize(
+    ("have", "others", "waiting", "full", "expected"),
+    [
+        (set(), set(), ["ubl", "cii"], False, 0),  # a fresh worker, nobody has anything: the oldest
+        (set(), {"ubl"}, ["ubl", "ubl", "cii"], False, 2),  # a fresh worker takes the syntax nobody has
+        ({"cii"}, {"ubl"}, ["ubl", "cii"], False, 1),  # a worker takes a document of its own syntax
+        ({"cii"}, {"ubl"}, [None, "cii"], False, 0),  # an unknown syntax goes to any worker
+        ({"cii"}, set(), ["ubl", "ubl"], False, 0),  # a syntax no worker has
+        ({"cii"}, {"ubl"}, ["ubl", "ubl"], True, 0),  # the other syntax has waited too long: help out
+        ({"cii"}, {"ubl"}, ["ubl", "ubl"], False, None),  # the tail of a batch: not worth compiling UBL
+        (set(), {"ubl"}, ["ubl"], False, None),  # a small batch of one syntax starts no second worker
+    ],
+)
+def test_choose_routes_by_syntax(
+    have: set[str], others: set[str], waiting: list[str | None], full: bool, expected: int | None
+) -> None:
+    assert _choose(have, others, waiting, full) == expected
+
+
+def test_a_mixed_batch_keeps_one_syntax_per_worker(registry: Registry) -> None:
+    """Alternating UBL and CII documents on two workers: each worker compiles and holds the packs of one syntax
+    only (half the memory of holding both), and the results are those of one process."""
+    business = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
+    ubl = [p for p in business if p.name.endswith("_ubl.xml")][:12]
+    cii = [p for p in business if p.name.endswith("_uncefact.xml")][:12]
+    files = [p for pair in zip(ubl, cii, strict=True) for p in pair]
+    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+        results = batch.validate_many(files)
+        assert sorted(tuple(sorted(w.syntaxes)) for w in batch._pool) == [("cii",), ("ubl",)]
+    assert [r.index for r in results] == list(range(len(files)))
+    assert [r.report.syntax if r.report else None for r in results] == ["ubl", "cii"] * 12
+
+
+def test_a_small_batch_of_one_syntax_starts_one_worker(registry: Registry) -> None:
+    before = _live_children()
+    if before is None:
+        pytest.skip("needs /proc")
+    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+        assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD])] == [True, False, True]
+        assert len(batch._pool) == 1
+        during = _live_children()
+        assert during is not None and len(during - before) == 1
+
+
+def test_a_long_batch_of_one_syntax_uses_every_worker(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker left idle takes a document of a syntax it has not compiled once the oldest waiting one is
+    overdue (shortened here from seconds to a few milliseconds), so a long batch of one syntax keeps every core busy."""
+    import einvoice_validate.batch as batch_module
+
+    monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 0.01)
+    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+        assert all(r.valid for r in batch.iter_validate([GOOD] * 40))
+        assert [sorted(w.syntaxes) for w in batch._pool] == [["ubl"], ["ubl"]]

@@ -205,3 +205,17 @@ def test_progress_bar_only_on_a_terminal(registry: Registry, monkeypatch: pytest
     out, plain = io.StringIO(), io.StringIO()
     assert main(args, stdout=out, stderr=plain) == 0
     assert plain.getvalue() == ""
+
+
+def test_default_workers_one_per_syntax_for_a_small_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from einvoice_validate import cli
+
+    monkeypatch.setattr(cli.os, "cpu_count", lambda: 2)
+    ubl = REPO / "examples" / "xrechnung-ubl-invoice.xml"
+    cii = REPO / "examples" / "xrechnung-cii-invoice.xml"
+    assert cli._default_workers([ubl]) == 1
+    assert cli._default_workers([ubl] * 50) == 1  # one syntax, small: this process
+    assert cli._default_workers([ubl, cii]) == 2  # two syntaxes: a worker each
+    assert cli._default_workers([ubl] * 250) == 2  # large: all cores
+    monkeypatch.setattr(cli.os, "cpu_count", lambda: 1)
+    assert cli._default_workers([ubl, cii]) == 1
