@@ -214,22 +214,22 @@ def test_sniff_syntax() -> None:
 
 
 @pytest.mark.parametrize(
-    ("have", "others", "waiting", "full", "expected"),
+    ("have", "others", "waiting", "starved", "expected"),
     [
         (set(), set(), ["ubl", "cii"], False, 0),  # a fresh worker, nobody has anything: the oldest
         (set(), {"ubl"}, ["ubl", "ubl", "cii"], False, 2),  # a fresh worker takes the syntax nobody has
         ({"cii"}, {"ubl"}, ["ubl", "cii"], False, 1),  # a worker takes a document of its own syntax
         ({"cii"}, {"ubl"}, [None, "cii"], False, 0),  # an unknown syntax goes to any worker
         ({"cii"}, set(), ["ubl", "ubl"], False, 0),  # a syntax no worker has
-        ({"cii"}, {"ubl"}, ["ubl", "ubl"], True, 0),  # the other syntax has waited too long: help out
+        ({"cii"}, {"ubl"}, ["ubl", "ubl"], True, 0),  # left idle too long: take on the other syntax
         ({"cii"}, {"ubl"}, ["ubl", "ubl"], False, None),  # the tail of a batch: not worth compiling UBL
         (set(), {"ubl"}, ["ubl"], False, None),  # a small batch of one syntax starts no second worker
     ],
 )
 def test_choose_routes_by_syntax(
-    have: set[str], others: set[str], waiting: list[str | None], full: bool, expected: int | None
+    have: set[str], others: set[str], waiting: list[str | None], starved: bool, expected: int | None
 ) -> None:
-    assert _choose(have, others, waiting, full) == expected
+    assert _choose(have, others, waiting, starved) == expected
 
 
 def test_a_mixed_batch_keeps_one_syntax_per_worker(registry: Registry) -> None:
@@ -258,8 +258,8 @@ def test_a_small_batch_of_one_syntax_starts_one_worker(registry: Registry) -> No
 
 
 def test_a_long_batch_of_one_syntax_uses_every_worker(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker left idle takes a document of a syntax it has not compiled once the oldest waiting one is
-    overdue (shortened here from seconds to a few milliseconds), so a long batch of one syntax keeps every core busy."""
+    """A worker left idle takes on a syntax it has not compiled once it has idled long enough in all (shortened
+    here from seconds to milliseconds), so a long batch of one syntax keeps every core busy."""
     import einvoice_validate.batch as batch_module
 
     monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 0.01)

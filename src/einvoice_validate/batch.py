@@ -12,11 +12,11 @@ ahead of the last result handed out, so 100,000 files cost no more memory than a
 Routing by syntax: a worker compiles the stylesheets of the syntaxes it meets (two per syntax); each syntax
 costs a worker about 50 MB and 0.6 s of compilation. So the parent sniffs each document's syntax (UBL or CII,
 from its first bytes: :func:`sniff_syntax`) and, among the documents waiting in the window, gives an idle worker
-one of a syntax it already has, else one of a syntax no other worker has, else (see :func:`_choose`) the oldest,
-once it has waited ``HELP_AFTER_SECONDS``, about the time a syntax takes to compile. On a mixed batch on two
-cores each worker then compiles and holds one syntax; a small batch of one syntax starts one worker only; a long
-batch of one syntax, or of slow documents, soon has every worker busy. The sniff only steers scheduling: the
-worker parses and detects each document as always.
+one of a syntax it already has, else one of a syntax no other worker has, else (:func:`_choose`) the oldest, but
+only once it has been left idle ``HELP_AFTER_SECONDS`` in all, a few times what compiling a syntax costs. On a
+mixed batch on two cores each worker then compiles and holds one syntax; a small batch of one syntax starts one
+worker only; a long batch of one syntax, or an uneven mix, soon has every worker busy. The sniff only steers
+scheduling: the worker parses and detects each document as always.
 
 Robustness: a worker holds one document at a time. A worker that dies (a crash inside Saxon, the OOM killer,
 ``os._exit``) costs only that document, which gets an error result with code ``worker.crashed``; a new worker
@@ -69,7 +69,8 @@ _SYNTAX_MARKS = (
 )
 _JOIN_TIMEOUT = 5.0
 HELP_AFTER_SECONDS = 2.0
-"""An idle worker takes a document of a syntax it has not compiled once the oldest waiting one has waited this long."""
+"""A worker takes on a syntax it has not compiled once it has been left idle this long in all while documents of
+that syntax waited for other workers (compiling a syntax costs about 0.6 s)."""
 
 
 class _Model(BaseModel):
@@ -235,14 +236,16 @@ class BatchValidator:
             self._busy = False
 
     def _iter_pool(self, sources: Iterable[Source]) -> Iterator[BatchResult]:
-        config, env, pool, workers = self._config, self._env, self._pool, self.workers
+        config, pool, workers = self._config, self._pool, self.workers
         window = _WINDOW_PER_WORKER * workers
         source_iter = iter(sources)
         exhausted = False
         next_index = 0  # the next source to take
         next_out = 0  # the next result to hand out
         ready: dict[int, BatchResult | BaseException] = {}
-        waiting: list[tuple[_Task, str | None, float]] = []  # taken, not yet given to a worker: (task, syntax, since)
+        waiting: list[tuple[_Task, str | None]] = []  # taken, not yet given to a worker: (task, syntax), oldest first
+        unstarted = _Slot()  # stands for the workers not started yet
+        last = time.monotonic()
         crashes_in_a_row = 0
         try:
             while True:
@@ -253,7 +256,7 @@ class BatchValidator:
                     if isinstance(item, BaseException):
                         raise item
                     yield item
-                # 2. Take sources into the window, then give each idle worker (started as needed) a document.
+                # 2. Take sources into the window; give idle workers (started as needed) a document each.
                 while not exhausted and next_index - next_out < window:
                     try:
                         source = next(source_iter)
@@ -268,35 +271,16 @@ class BatchValidator:
                     except EInvoiceValidateError as exc:
                         ready[index] = _error_result(index, name, exc.code, exc.detail)
                         continue
-                    waiting.append(((index, name, payload), sniff_syntax(payload), time.monotonic()))
-                overdue = bool(waiting) and time.monotonic() - waiting[0][2] >= HELP_AFTER_SECONDS
-                idle: list[_Worker | None] = [w for w in pool if w.task is None]
-                idle += [None] * (workers - len(pool))  # workers not started yet
-                for worker in idle:
-                    if not waiting:
-                        break
-                    have = worker.syntaxes if worker is not None else set()
-                    others = {k for w in pool if w is not worker for k in w.syntaxes}
-                    choice = _choose(have, others, [k for _, k, _ in waiting], overdue)
-                    if choice is None:
-                        continue
-                    task, syntax, _ = waiting.pop(choice)
-                    if worker is None:
-                        worker = _Worker(config, env)
-                        pool.append(worker)
-                    worker = _assign(pool, worker, config, env, task)
-                    if syntax is not None:
-                        worker.syntaxes.add(syntax)
+                    waiting.append(((index, name, payload), sniff_syntax(payload)))
+                now = time.monotonic()
+                timeout = self._dispatch(waiting, unstarted, now - last)
+                last = now
                 busy = {w.stdout: w for w in pool if w.task is not None}
                 if not busy:
                     if exhausted and next_out == next_index:
                         return
                     continue  # results made in the parent (step 2) are handed out next
-                # 3. Wait for replies; end-of-file means the worker died.
-                # (a worker left idle looks again when the oldest waiting document becomes overdue)
-                timeout = None
-                if waiting and (len(pool) < workers or any(w.task is None for w in pool)):
-                    timeout = max(0.0, waiting[0][2] + HELP_AFTER_SECONDS - time.monotonic())
+                # 3. Wait for replies (end-of-file: the worker died), or until a worker left idle should look again.
                 for fd in multiprocessing.connection.wait(list(busy), timeout):
                     assert isinstance(fd, int)
                     w = busy[fd]
@@ -326,6 +310,39 @@ class BatchValidator:
                 w.process.kill()
                 w.close()
 
+    def _dispatch(self, waiting: list[tuple[_Task, str | None]], unstarted: _Slot, elapsed: float) -> float | None:
+        """Give idle workers, started as needed, a waiting document each (see "Routing by syntax" and
+        :func:`_choose`). ``elapsed``: seconds since the last call, counted as idle time for every worker left idle
+        then. Returns the seconds until a worker left idle now may help with another syntax, or None."""
+        pool = self._pool
+        for slot in (*pool, unstarted):
+            if slot.declined:
+                slot.starved += elapsed
+                slot.declined = False
+        slots: list[_Slot] = [w for w in pool if w.task is None]
+        slots += [unstarted] * (self.workers - len(pool))
+        for slot in slots:
+            if not waiting:
+                break
+            others = {k for w in pool if w is not slot for k in w.syntaxes}
+            choice = _choose(slot.syntaxes, others, [k for _, k in waiting], slot.starved >= HELP_AFTER_SECONDS)
+            if choice is None:
+                slot.declined = True
+                continue
+            task, syntax = waiting.pop(choice)
+            if isinstance(slot, _Worker):
+                worker = slot
+            else:
+                worker = _Worker(self._config, self._env)
+                pool.append(worker)
+                unstarted.starved = 0.0
+            worker = _assign(pool, worker, self._config, self._env, task)
+            if syntax is not None and syntax not in worker.syntaxes:
+                worker.syntaxes.add(syntax)
+                worker.starved = 0.0
+        declined = [s.starved for s in (*pool, unstarted) if s.declined]
+        return max(0.0, HELP_AFTER_SECONDS - max(declined)) if declined else None
+
 
 # --- shared helpers -----------------------------------------------------------------------------------------
 
@@ -345,14 +362,14 @@ def sniff_syntax(payload: str | bytes) -> str | None:
     return min(found)[1] if found else None
 
 
-def _choose(have: set[str], others: set[str], waiting: list[str | None], overdue: bool) -> int | None:
+def _choose(have: set[str], others: set[str], waiting: list[str | None], starved: bool) -> int | None:
     """Which waiting document (by position, oldest first) an idle worker takes, or None to leave it idle.
 
     ``have``: the syntaxes the worker has compiled (none for a worker not started yet); ``others``: those of the
-    other workers; ``overdue``: the oldest waiting document has waited ``HELP_AFTER_SECONDS``. A document of a
-    syntax it has (or of an unknown one), else of a syntax no worker has, else, only when overdue, the oldest:
-    compiling another syntax costs about 0.6 s (some 60 documents), worth it when work piles up or documents are
-    slow, not for the last few documents of a batch.
+    other workers; ``starved``: it has been left idle ``HELP_AFTER_SECONDS`` in all. A document of a syntax it has
+    (or of an unknown one), else of a syntax no worker has, else, only when starved, the oldest: compiling another
+    syntax costs about 0.6 s (some 60 documents), worth it when the load stays uneven, not for the last few
+    documents of a batch.
     """
     for i, syntax in enumerate(waiting):
         if syntax is None or syntax in have:
@@ -360,7 +377,7 @@ def _choose(have: set[str], others: set[str], waiting: list[str | None], overdue
     for i, syntax in enumerate(waiting):
         if syntax not in others:
             return i
-    return 0 if overdue else None
+    return 0 if starved else None
 
 
 def _check_profile(profile: str | None) -> None:
@@ -496,10 +513,23 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-class _Worker:
-    __slots__ = ("process", "syntaxes", "task")
+class _Slot:
+    """What the router knows of a worker (or of the workers not started yet): the syntaxes it has compiled, and
+    how long it has been left idle while documents of other syntaxes waited."""
+
+    __slots__ = ("declined", "starved", "syntaxes")
+
+    def __init__(self) -> None:
+        self.syntaxes: set[str] = set()
+        self.starved = 0.0  # seconds, since it last took on a new syntax
+        self.declined = False  # left idle by the last dispatch
+
+
+class _Worker(_Slot):
+    __slots__ = ("process", "task")
 
     def __init__(self, config: _WorkerConfig, env: dict[str, str]) -> None:
+        super().__init__()
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from einvoice_validate.batch import _worker_entry; _worker_entry()"],
             stdin=subprocess.PIPE,
@@ -508,7 +538,6 @@ class _Worker:
             bufsize=0,
         )
         self.task: tuple[int, str] | None = None  # (index, name) of the document it holds
-        self.syntaxes: set[str] = set()  # the syntaxes it was given (so has compiled): see "Routing by syntax"
         _send(self.stdin, config)
 
     @property
