@@ -30,6 +30,7 @@ GENERIC_PROFILE_NOTE = "profile.en16931-only"
 class _Stages:
     xsd: XsdStage
     schematron: tuple[SchematronStage, ...]
+    slim_attachments: bool  # every pack reads attachments only for emptiness (Manifest.attachment_content)
 
 
 class Validator:
@@ -59,6 +60,7 @@ class Validator:
         if profile is not None:
             find_profile(profile, self.profiles)
         self._stages: dict[str, _Stages] = {}
+        self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
 
     def _stages_for(self, profile: Profile) -> _Stages:
@@ -68,11 +70,13 @@ class Validator:
                 xsd_pack = self.registry.get(profile.xsd)
                 xsd_pack.verify()
                 sch = []
+                slim = True
                 for key in profile.schematron:
                     pack = self.registry.get(key)
                     pack.verify()
                     sch.append(SchematronStage(pack, profile.custom_levels))
-                stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch))
+                    slim = slim and pack.manifest.attachment_content == "emptiness"
+                stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch), slim)
                 self._stages[profile.name] = stages
             return stages
 
@@ -128,7 +132,7 @@ class Validator:
         from .schematron._saxon import to_saxon
 
         start = time.perf_counter()
-        saxon_doc = to_saxon(document)
+        saxon_doc = to_saxon(document, slim_attachments=stages.slim_attachments and self._slim)
         timings["saxon-parse"] = _ms(start)
         for stage in stages.schematron:
             start = time.perf_counter()

@@ -43,6 +43,11 @@ class Manifest(BaseModel):
     entries: dict[str, str]
     upstream: Upstream
     files: dict[str, str]
+    attachment_content: Literal["full", "emptiness"] = "full"
+    """What a Schematron pack's findings depend on in the content of an embedded attachment (UBL
+    ``cbc:EmbeddedDocumentBinaryObject``, CII ``ram:AttachmentBinaryObject``): ``emptiness`` (reviewed: no rule
+    reads more than whether it is empty or whitespace, so Saxon may get it cut short, see
+    :func:`~einvoice_validate.schematron._saxon.slimmed_text`) or ``full`` (the default for a pack not reviewed)."""
 
     @property
     def key(self) -> str:

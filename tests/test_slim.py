@@ -1,0 +1,122 @@
+"""Long embedded attachments reach Saxon cut short (``_saxon.slimmed_text``) for packs reviewed to read them only
+for emptiness: not a single finding may change. Every corpus file with such an attachment is validated both ways."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+
+from einvoice_validate import Report, Validator
+from einvoice_validate.parse import load
+from einvoice_validate.rulesets import Registry
+from einvoice_validate.rulesets.manifest import Manifest, load_manifests
+from einvoice_validate.schematron._saxon import SLIM_KEEP_CHARS, SLIM_MIN_CHARS, slimmed_text
+from tests.conftest import CORPUS
+
+pytestmark = pytest.mark.corpus
+
+_LONG = re.compile(rb"BinaryObject[^>]*>[A-Za-z0-9+/=\s]{%d}" % (SLIM_MIN_CHARS + 1))
+_EMPTY_ELEMENTS = "PEPPOL-EN16931-R008"  # XRechnung's "no empty elements": the one rule that reads the content
+
+
+def _with_long_attachments() -> list[Path]:
+    files = sorted(
+        p for d in ("xrechnung-testsuite", "en16931-examples", "mutations-dev") for p in (CORPUS / d).rglob("*.xml")
+    )
+    return [p for p in files if _LONG.search(p.read_bytes())]
+
+
+def _dump(report: Report) -> dict[str, Any]:
+    data = report.model_dump(mode="json", by_alias=True)
+    data.pop("timingsMs")
+    return data
+
+
+@pytest.fixture(scope="module")
+def plain(registry: Registry) -> Validator:
+    validator = Validator(rules_home=registry.home)
+    validator._slim = False
+    return validator
+
+
+def test_the_corpus_has_long_attachments() -> None:
+    assert len(_with_long_attachments()) >= 100  # 29 XRechnung cases, 2 CEN examples, 120 mutations
+
+
+def test_no_finding_changes(validator: Validator, plain: Validator) -> None:
+    files = _with_long_attachments()
+    differ = [p.name for p in files if _dump(validator.validate(p)) != _dump(plain.validate(p))]
+    assert differ == []
+
+
+def _with_attachment(text: str) -> bytes:
+    source = CORPUS / "xrechnung-testsuite"
+    path = next(p for p in sorted(source.rglob("*_ubl.xml")) if _LONG.search(p.read_bytes()))
+    data = path.read_bytes()
+    opening = rb"(<(?:[\w.-]+:)?EmbeddedDocumentBinaryObject\b[^>]*>)[^<]*<"
+    return re.sub(opening, lambda m: m.group(1) + text.encode() + b"<", data)
+
+
+@pytest.mark.parametrize(
+    ("content", "empty"),
+    [
+        (" " * 5000, True),  # only whitespace: an empty element for R008, cut or not
+        ("\n" * 3000 + "\t" * 3000, True),
+        (" " * 5000 + "JVBERi0xLjUK" * 500, False),  # long leading whitespace, then content: kept past it
+        ("JVBERi0xLjUK" * 500 + " " * 5000, False),
+    ],
+)
+def test_emptiness_survives_the_cut(validator: Validator, plain: Validator, content: str, empty: bool) -> None:
+    data = _with_attachment(content)
+    slim, full = validator.validate(data), plain.validate(data)
+    assert _dump(slim) == _dump(full)
+    assert not any(f.stage == "xsd" for f in slim.findings)  # the content is valid base64 (or empty)
+    assert any(f.rule_id == _EMPTY_ELEMENTS for f in slim.findings) is empty
+
+
+def test_the_cut_keeps_structure_and_restores_the_tree() -> None:
+    data = _with_attachment(" \n" + "QUJD" * 5000)
+    document = load(data)
+    before = etree.tostring(document.tree)
+    text = slimmed_text(document)
+    assert text is not None and len(text) < len(data) - 19000
+    assert etree.tostring(document.tree) == before  # the XSD stage's tree is left as it was
+    slim_tree = etree.fromstring(text.encode())
+    full_tree = document.tree.getroot()
+    assert [e.tag for e in slim_tree.iter()] == [e.tag for e in full_tree.iter()]
+    assert [dict(e.attrib) for e in slim_tree.iter()] == [dict(e.attrib) for e in full_tree.iter()]
+    cut = [e.text for e in slim_tree.iter("{*}EmbeddedDocumentBinaryObject")]
+    assert cut == [" \n" + ("QUJD" * 5000)[:SLIM_KEEP_CHARS]]
+
+
+def test_short_attachments_and_plain_invoices_are_not_rewritten() -> None:
+    assert slimmed_text(load(_with_attachment("QUJD" * 100))) is None
+    assert slimmed_text(load(Path(__file__).resolve().parents[1] / "examples" / "xrechnung-ubl-invoice.xml")) is None
+
+
+def test_only_reviewed_packs_allow_the_cut() -> None:
+    schematron = [m for m in load_manifests().values() if m.kind == "schematron"]
+    assert schematron and all(m.attachment_content == "emptiness" for m in schematron)
+    assert Manifest.model_fields["attachment_content"].default == "full"  # a new pack version is not reviewed yet
+
+
+def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    import einvoice_validate.schematron._saxon as saxon
+
+    validator = Validator(rules_home=registry.home)
+    manifests = dict(validator.registry.manifests)
+    manifests["xrechnung-ubl@2.5.0"] = manifests["xrechnung-ubl@2.5.0"].model_copy(
+        update={"attachment_content": "full"}
+    )
+    validator.registry.manifests = manifests
+
+    def fail(document: object) -> str:
+        raise AssertionError("slimmed_text called for a profile with a pack not reviewed")
+
+    monkeypatch.setattr(saxon, "slimmed_text", fail)
+    report = validator.validate(_with_attachment("QUJD" * 5000))
+    assert report.profile.startswith("xrechnung") and report.valid
