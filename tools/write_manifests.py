@@ -144,6 +144,20 @@ def toml_str(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# Schematron packs reviewed to read an embedded attachment's content only for emptiness (Manifest.attachment_content,
+# schematron/_saxon.slimmed_text): every XPath expression that names a BinaryObject element tests its attributes or
+# its existence; the only rules reading any leaf's content are XRechnung's PEPPOL-EN16931-R008 "no empty elements".
+ATTACHMENT_CONTENT_REVIEWED = {
+    "en16931-ubl@1.3.15",
+    "en16931-ubl@1.3.16",
+    "en16931-cii@1.3.15",
+    "en16931-cii@1.3.16",
+    "xrechnung-ubl@2.5.0",
+    "xrechnung-cii@2.5.0",
+    "cius-ro-ubl@1.0.9",
+}
+
+
 def render(pack: dict[str, object], source: Path) -> str:
     base = source / str(pack["source_dir"])
     patterns = pack["files"]
@@ -161,10 +175,10 @@ def render(pack: dict[str, object], source: Path) -> str:
         f"syntax = {toml_str(str(pack['syntax']))}",
         f"title = {toml_str(str(pack['title']))}",
         f"licence = {toml_str(str(pack['licence']))}",
-        f"source_dir = {toml_str(str(pack['source_dir']))}",
-        "",
-        "[entries]",
     ]
+    if f"{pack['id']}@{pack['version']}" in ATTACHMENT_CONTENT_REVIEWED:
+        lines.append('attachment_content = "emptiness"')
+    lines += [f"source_dir = {toml_str(str(pack['source_dir']))}", "", "[entries]"]
     entries = pack["entries"]
     assert isinstance(entries, dict)
     lines += [f"{toml_str(k)} = {toml_str(v)}" for k, v in entries.items()]
