@@ -7,7 +7,7 @@ Prints one line per measurement with our figure, the reference's and the ratio (
 * a fresh process validating one invoice (our CLI vs a fresh JVM), wall time;
 * a fresh process validating the 66 business cases, wall time;
 * one large invoice (1,000 and 10,000 lines, from tools/make_large_invoice.py) in a fresh process, wall time;
-* peak memory (max RSS) of our processes.
+* peak memory (max RSS) of our processes, and of each worker after the steady-state run.
 
 Usage: python benchmarks/throughput.py [--repeat N] [--workers N]   (needs `make rulesets reference`)
 """
@@ -54,7 +54,9 @@ def reference_rate(threads: int, repeat: int) -> float:
     return float(line.rsplit("docs_per_s=", 1)[1])
 
 
-def our_rate(workers: int, repeat: int) -> float:
+def our_rate(workers: int, repeat: int) -> tuple[float, int]:
+    """Documents/s in steady state, and the largest peak RSS (KiB) of a worker process at the end (Linux; 0 for
+    ``workers=1``, which validates in the measuring process itself)."""
     code = f"""
 import sys, time
 from pathlib import Path
@@ -65,10 +67,18 @@ with BatchValidator(workers={workers}) as pool:
         pass
     start = time.perf_counter()
     n = sum(1 for _ in pool.iter_validate(files * {repeat}))
-    print(n / (time.perf_counter() - start))
+    rate = n / (time.perf_counter() - start)
+    peaks = [0]
+    for w in pool._pool:
+        with open(f"/proc/{{w.process.pid}}/status") as fh:
+            peaks += [int(line.split()[1]) for line in fh if line.startswith("VmHWM:")]
+    print(rate, max(peaks), ",".join("+".join(sorted(w.syntaxes)) for w in pool._pool))
 """
     proc = subprocess.run([sys.executable, "-c", code, *map(str, CASES)], capture_output=True, text=True, check=True)
-    return float(proc.stdout.strip().splitlines()[-1])
+    rate, peak, syntaxes = [*proc.stdout.strip().splitlines()[-1].split(), ""][:3]
+    if workers > 1:
+        print(f"  peak memory of a worker after the steady-state run: {int(peak) / 1024:.0f} MB (syntaxes: {syntaxes})")
+    return float(rate), int(peak)
 
 
 def line(what: str, ours: float, ref: float, unit: str, higher_is_better: bool) -> None:
@@ -86,7 +96,7 @@ def main() -> int:
 
     line(
         "steady state, 1 worker vs 1 thread (docs/s)",
-        our_rate(1, args.repeat),
+        our_rate(1, args.repeat)[0],
         reference_rate(1, args.repeat),
         "doc/s",
         True,
@@ -94,7 +104,7 @@ def main() -> int:
     n = args.workers
     line(
         f"steady state, {n} workers vs {n} threads (docs/s)",
-        our_rate(n, args.repeat),
+        our_rate(n, args.repeat)[0],
         reference_rate(n, args.repeat),
         "doc/s",
         True,
