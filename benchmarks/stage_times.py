@@ -1,0 +1,47 @@
+"""Where the time goes: a warm ``Validator`` in this process over the 66 XRechnung business cases, the mean of
+each stage's ``Report.timings_ms`` per document (a pack's figure is averaged over all documents, so a UBL pack
+counts only on the UBL half), and what the stages do not cover (building findings and the report).
+
+Usage: python benchmarks/stage_times.py [--repeat N] [--full-attachments]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+from einvoice_validate import Validator
+
+SHARED = Path(os.environ.get("EINVOICE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
+    args = parser.parse_args()
+    data = [p.read_bytes() for p in CASES]
+    validator = Validator()
+    validator._slim = not args.full_attachments
+    for d in data:  # warm-up: compile every pack the cases need
+        validator.validate(d)
+    totals: Counter[str] = Counter()
+    start = time.perf_counter()
+    for _ in range(args.repeat):
+        for d in data:
+            totals.update(validator.validate(d).timings_ms)
+    elapsed = time.perf_counter() - start
+    n = args.repeat * len(data)
+    print(f"{len(data)} business cases x {args.repeat}: {n / elapsed:.1f} doc/s, {elapsed / n * 1000:.2f} ms/doc")
+    for stage, ms in totals.items():
+        print(f"  {stage:<24} {ms / n:6.2f} ms")
+    print(f"  {'outside the stages':<24} {elapsed / n * 1000 - sum(totals.values()) / n:6.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
