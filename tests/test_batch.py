@@ -266,3 +266,25 @@ def test_a_long_batch_of_one_syntax_uses_every_worker(registry: Registry, monkey
     with BatchValidator(workers=2, rules_home=registry.home) as batch:
         assert all(r.valid for r in batch.iter_validate([GOOD] * 40))
         assert [sorted(w.syntaxes) for w in batch._pool] == [["ubl"], ["ubl"]]
+
+
+def test_bytes_waiting_in_the_parent_are_capped(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byte sources wait in the parent only up to a byte cap (here 1 byte: one per worker), whatever the window."""
+    import einvoice_validate.batch as batch_module
+
+    monkeypatch.setattr(batch_module, "_WAITING_BYTES", 1)
+    monkeypatch.setattr(batch_module, "_WINDOW_PER_WORKER", 100)
+    monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 3600.0)  # one syntax: one worker, results in order
+    data = GOOD.read_bytes()
+    taken = 0
+
+    def sources() -> Iterator[bytes]:
+        nonlocal taken
+        for _ in range(30):
+            taken += 1
+            yield data
+
+    results = iter_validate(sources(), workers=2, rules_home=registry.home)
+    assert next(results).valid
+    assert taken <= 1 + 2 + 1  # the one validated, two waiting (one per worker), the one that tipped the cap
+    assert sum(1 for _ in results) == 29

@@ -7,7 +7,9 @@ Saxon processor do not scale), each keeping one ``Validator`` for its life, so e
 worker, on the first document that needs it. :class:`BatchValidator` keeps its workers between batches.
 
 Bounded memory: the sources are consumed lazily and never more than ``window`` (8 x workers) documents are
-ahead of the last result handed out, so 100,000 files cost no more memory than a few dozen.
+ahead of the last result handed out, so 100,000 files cost no more memory than a few dozen. Paths are read by the
+workers; bytes (and file objects, read here) wait in the parent only up to ``_WAITING_BYTES`` in all, beyond one
+document per worker.
 
 Routing by syntax: a worker compiles the stylesheets of the syntaxes it meets (two per syntax); each syntax
 costs a worker about 50 MB and 0.6 s of compilation. So the parent sniffs each document's syntax (UBL or CII,
@@ -62,6 +64,7 @@ WORKER_CRASHED = "worker.crashed"
 TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
 _TEST_CRASH_EXIT = 70
 _WINDOW_PER_WORKER = 8
+_WAITING_BYTES = 64 * 1024 * 1024
 _SNIFF_BYTES = 8192
 _SYNTAX_MARKS = (
     (b"urn:oasis:names:specification:ubl:schema:xsd:", "ubl"),
@@ -257,7 +260,7 @@ class BatchValidator:
                         raise item
                     yield item
                 # 2. Take sources into the window; give idle workers (started as needed) a document each.
-                while not exhausted and next_index - next_out < window:
+                while not exhausted and next_index - next_out < window and _room(waiting, workers):
                     try:
                         source = next(source_iter)
                     except StopIteration:
@@ -345,6 +348,11 @@ class BatchValidator:
 
 
 # --- shared helpers -----------------------------------------------------------------------------------------
+
+
+def _room(waiting: list[tuple[_Task, str | None]], workers: int) -> bool:
+    """Whether another document may wait: one per worker always, more while their bytes stay under the cap."""
+    return len(waiting) < workers or sum(len(t[2]) for t, _ in waiting if isinstance(t[2], bytes)) < _WAITING_BYTES
 
 
 def sniff_syntax(payload: str | bytes) -> str | None:
