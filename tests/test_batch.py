@@ -137,26 +137,31 @@ def test_unknown_profile_fails_at_call_time(registry: Registry) -> None:
         iter_validate([GOOD], workers=0)
 
 
+class _Counted:
+    """``count`` copies of ``source``, consumed lazily; ``taken`` says how many the batch has taken so far."""
+
+    def __init__(self, source: Source, count: int) -> None:
+        self.source, self.count, self.taken = source, count, 0
+
+    def __iter__(self) -> Iterator[Source]:
+        for _ in range(self.count):
+            self.taken += 1
+            yield self.source
+
+
 def test_sources_are_consumed_lazily_within_the_window(registry: Registry) -> None:
-    taken = 0
-
-    def sources() -> Iterator[Source]:
-        nonlocal taken
-        for _ in range(24):
-            taken += 1
-            yield GOOD
-
+    sources = _Counted(GOOD, 24)
     window = _WINDOW_PER_WORKER * 2  # 2 workers
     assert window < 24  # the test needs more sources than fit in the window
     seen = 0
-    for result in iter_validate(sources(), workers=2, rules_home=registry.home):
+    for result in iter_validate(sources, workers=2, rules_home=registry.home):
         assert result.index == seen
         seen += 1
         # taken counts documents handed to the pool; `seen` have been handed out, so at most `window` are in flight
-        assert taken - (seen - 1) <= window, (taken, seen)
+        assert sources.taken - (seen - 1) <= window, (sources.taken, seen)
         if seen == 1:
-            assert taken <= window
-    assert seen == taken == 24
+            assert sources.taken <= window
+    assert seen == sources.taken == 24
 
 
 def test_stopping_early_stops_the_workers(registry: Registry) -> None:
@@ -209,7 +214,7 @@ def test_sniff_syntax() -> None:
     assert sniff_syntax(b"%PDF-1.7") is None
     assert sniff_syntax("/nonexistent/file.xml") is None
     # the first namespace wins: a CII invoice that mentions UBL further on is CII
-    mention = b"<!-- urn:oasis:names:specification:ubl:schema:xsd: -->"
+    mention = b"<!-- urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 -->"
     assert sniff_syntax(cii.replace(b"</rsm:CrossIndustryInvoice>", mention)) == "cii"
 
 
@@ -275,16 +280,8 @@ def test_bytes_waiting_in_the_parent_are_capped(registry: Registry, monkeypatch:
     monkeypatch.setattr(batch_module, "_WAITING_BYTES", 1)
     monkeypatch.setattr(batch_module, "_WINDOW_PER_WORKER", 100)
     monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 3600.0)  # one syntax: one worker, results in order
-    data = GOOD.read_bytes()
-    taken = 0
-
-    def sources() -> Iterator[bytes]:
-        nonlocal taken
-        for _ in range(30):
-            taken += 1
-            yield data
-
-    results = iter_validate(sources(), workers=2, rules_home=registry.home)
+    sources = _Counted(GOOD.read_bytes(), 30)
+    results = iter_validate(sources, workers=2, rules_home=registry.home)
     assert next(results).valid
-    assert taken <= 1 + 2 + 1  # the one validated, two waiting (one per worker), the one that tipped the cap
+    assert sources.taken <= 1 + 2 + 1  # the one validated, two waiting (one per worker), the one that tipped the cap
     assert sum(1 for _ in results) == 29

@@ -56,7 +56,7 @@ from pydantic import BaseModel, ConfigDict
 from .errors import EInvoiceValidateError, RulesetError, message_for_code
 from .findings import Message, Report
 from .limits import DEFAULT_LIMITS, Limits
-from .parse import Source, read_source
+from .parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS, Source, read_source
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
 
@@ -66,10 +66,7 @@ _TEST_CRASH_EXIT = 70
 _WINDOW_PER_WORKER = 8
 _WAITING_BYTES = 64 * 1024 * 1024
 _SNIFF_BYTES = 8192
-_SYNTAX_MARKS = (
-    (b"urn:oasis:names:specification:ubl:schema:xsd:", "ubl"),
-    (b"urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:", "cii"),
-)
+_SYNTAX_MARKS = ((UBL_INVOICE_NS.encode(), "ubl"), (UBL_CN_NS.encode(), "ubl"), (CII_NS.encode(), "cii"))
 _JOIN_TIMEOUT = 5.0
 HELP_AFTER_SECONDS = 2.0
 """A worker takes on a syntax it has not compiled once it has been left idle this long in all while documents of
