@@ -9,11 +9,17 @@ without a result, so the installer writes a *prepared* copy of each pack's style
 file (which stays untouched), and the Schematron stage compiles the copy:
 
 ``<pack dir>/prepared/<entry path>``, its sha256 recorded in ``<pack dir>/prepared.json`` together with the
-sha256 of the official file it came from and :data:`PREPARATION_VERSION`. The copy is verified like the
-official files; a changed preparation (a new version here) or a changed official file invalidates it.
+sha256 of the official file it came from, :data:`PREPARATION_VERSION` (the format of ``prepared.json``) and
+the rewrite steps applied with their versions. The copy is verified like the official files; a changed
+preparation (another step list, or a new version of a step) or a changed official file invalidates it.
 
-What is removed, on the stylesheet's XML (lxml), for the three generators in use (CEN's ISO-skeleton
-``.xslt``, KoSIT's SchXslt ``.xsl``, phive's ISO-skeleton ``.xslt`` for CIUS-RO):
+The preparation is an ordered list of named, versioned rewrite steps (:data:`STEPS`), each a function on the
+stylesheet's XML (lxml); :func:`prepare_stylesheet` applies a chosen subset (benchmarks and tests switch steps
+off for comparison), the installer the default list (:data:`DEFAULT_STEPS`). Each step works for the three
+generators in use (CEN's ISO-skeleton ``.xslt``, KoSIT's SchXslt ``.xsl``, phive's ISO-skeleton ``.xslt`` for
+CIUS-RO) and keeps the number of ``svrl:failed-assert`` / ``svrl:successful-report`` elements.
+
+``strip-unused-output`` (v1) removes:
 
 * every ``svrl:fired-rule``, ``svrl:suppressed-rule``, ``svrl:ns-prefix-in-attribute-values`` and
   ``svrl:metadata`` literal result element, with its content;
@@ -23,11 +29,28 @@ What is removed, on the stylesheet's XML (lxml), for the three generators in use
   are ``match="/"`` (never selected from there) and empty ones (``match="text()"``): it cannot output
   anything. It is removed only after checking exactly that on the stylesheet; otherwise it stays.
 
-Everything removed is output our SVRL reader ignores, computed by expressions that cannot raise a dynamic
+Everything it removes is output our SVRL reader ignores, computed by expressions that cannot raise a dynamic
 error (string literals, ``document-uri()``, ``base-uri()``, ``current-dateTime()``, ``system-property()``,
 stylesheet parameters). The assertions, their tests, ids, flags, locations and texts are untouched:
 :func:`prepare_stylesheet` checks that the number of ``svrl:failed-assert`` and ``svrl:successful-report``
 elements is unchanged, and the tests compare the findings of both versions on corpus files.
+
+``isolate-rule-errors`` (v1, issue 13) wraps each assertion (the ``xsl:choose`` of an ISO-skeleton assert, the
+``xsl:if`` of a report or of any SchXslt assertion) in ``xsl:try``: a dynamic error while evaluating it (FORG0001
+on an amount "7x", XPTY0004 on a doubled element) no longer stops the whole pack but becomes an
+``ev:rule-error`` element (namespace ``urn:einvoice-validate:saxon``) in the SVRL, with the error code, the
+assertion's id, its rule's context (the template's match pattern) and the location the assertion would have
+given; every other assertion still runs. Where the assertion's output is constant apart from its location (no
+``xsl:value-of`` in its text), the test is the only expression that can raise and it is evaluated before any
+output, so the ``xsl:try`` does not need to buffer its output (``rollback-output="no"``, cheaper); otherwise it
+keeps the default. Errors outside assertions (global variables and parameters) still stop the pack, as before.
+
+``skip-attribute-walk`` (v1, issue 10) rewrites the per-pattern traversals ``<xsl:apply-templates mode="M"
+select="@*|*"/>`` (ISO skeleton) to ``select="*"`` and drops SchXslt's ``<xsl:apply-templates mode="#current"
+select="@*"/>``, but only for modes where no template can do anything with an attribute: every template of the
+mode whose match pattern can match an attribute (judged on each alternative's last step) is empty or only
+applies templates to the attribute's children (there are none), and one of them matches every attribute, so the
+built-in rule (which would copy the attribute's value) never applies.
 """
 
 from __future__ import annotations
@@ -35,7 +58,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
+from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,25 +71,33 @@ from ..errors import RulesetError
 from .registry import InstalledPack
 
 __all__ = [
+    "DEFAULT_STEPS",
     "PREPARATION_VERSION",
     "PREPARED_DIR",
     "PREPARED_INDEX",
+    "STEPS",
     "PreparationError",
     "PreparedEntry",
     "PreparedIndex",
+    "Step",
     "prepare_pack",
     "prepare_pack_dir",
     "prepare_stylesheet",
     "read_index",
+    "step_versions",
 ]
 
-PREPARATION_VERSION = 1
+# The format of prepared.json (2: with the list of steps and their versions).
+PREPARATION_VERSION = 2
 PREPARED_DIR = "prepared"
 PREPARED_INDEX = "prepared.json"
 
 _XSL = "http://www.w3.org/1999/XSL/Transform"
 _SVRL = "http://purl.oclc.org/dsdl/svrl"
 _SCHXSLT = "https://doi.org/10.5281/zenodo.1495494"
+_ERR = "http://www.w3.org/2005/xqt-errors"
+_EV = "urn:einvoice-validate:saxon"
+_RULE_ERROR = f"{{{_EV}}}rule-error"
 _DROPPED = tuple(f"{{{_SVRL}}}{name}" for name in ("fired-rule", "suppressed-rule", "ns-prefix-in-attribute-values"))
 _METADATA = f"{{{_SVRL}}}metadata"
 _ACTIVE_PATTERN = f"{{{_SVRL}}}active-pattern"
@@ -142,21 +176,8 @@ def _count(root: etree._Element, tags: tuple[str, ...]) -> int:
     return sum(1 for _ in root.iter(*tags))
 
 
-def prepare_stylesheet(data: bytes) -> bytes:
-    """The prepared form of one official stylesheet (deterministic: same input, same bytes)."""
-    try:
-        root = etree.fromstring(data, _PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise PreparationError(f"the stylesheet is not well-formed XML: {exc}") from exc
-    if root.tag not in (_x("stylesheet"), _x("transform")):
-        raise PreparationError(f"the root element is {root.tag}, not xsl:stylesheet")
-    if any(True for _ in root.iter(_x("import"), _x("include"))):
-        # The prepared copy lives in another folder: relative references would point elsewhere.
-        raise PreparationError("the stylesheet imports or includes other stylesheets")
-    kept_before = _count(root, _KEPT)
-    if kept_before == 0:
-        raise PreparationError("the stylesheet has no svrl:failed-assert or svrl:successful-report")
-
+def _strip_unused_output(root: etree._Element) -> None:
+    """Step ``strip-unused-output``: remove the SVRL output no finding uses (see the module docstring)."""
     for element in list(root.iter(*_DROPPED)):
         _drop(element)
     for element in list(root.iter(_METADATA)):
@@ -173,11 +194,375 @@ def prepare_stylesheet(data: bytes) -> bytes:
     for element in list(root.iter(_ACTIVE_PATTERN)):
         if _active_pattern_is_inert(element, inert):
             _drop(element)
-
-    if _count(root, _KEPT) != kept_before:
-        raise PreparationError("the preparation changed the number of assertions (this is a bug)")
     if _count(root, (*_DROPPED, _METADATA)):
         raise PreparationError("unused SVRL output is left after the preparation (this is a bug)")
+
+
+# --- isolate-rule-errors ---------------------------------------------------------------------------------------
+
+
+def _avt_literal(text: str) -> str:
+    """``text`` as an attribute value template that evaluates to ``text`` itself."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _assertion_guard(kept: etree._Element) -> etree._Element:
+    """The instruction that evaluates the assertion's test and outputs ``kept`` (the element to wrap)."""
+    parent = kept.getparent()
+    elements = [] if parent is None else [c for c in parent if isinstance(c.tag, str)]
+    if parent is not None and parent.tag == _x("if") and elements == [kept]:
+        return parent  # ISO-skeleton report, any SchXslt assertion: <xsl:if test="…"><svrl:…/></xsl:if>
+    choose = None if parent is None else parent.getparent()
+    if parent is not None and parent.tag == _x("otherwise") and elements == [kept] and choose is not None:
+        # ISO-skeleton assert: <xsl:choose><xsl:when test="…"/><xsl:otherwise><svrl:failed-assert/>…
+        branches = [c for c in choose if isinstance(c.tag, str)]
+        when = branches[0]
+        if (
+            choose.tag == _x("choose")
+            and len(branches) == 2
+            and when.tag == _x("when")
+            and branches[1] is parent
+            and len(when) == 0
+            and not (when.text or "").strip()
+        ):
+            return choose
+    raise PreparationError(f"an assertion of an unknown shape (line {kept.sourceline})")
+
+
+def _static_xsl_attribute(kept: etree._Element, name: str) -> etree._Element | None:
+    for child in kept:
+        if child.tag == _x("attribute") and child.get("name") == name:
+            return child
+    return None
+
+
+def _constant_text(element: etree._Element) -> str | None:
+    """The value of an attribute or ``xsl:attribute`` that is a constant, else None."""
+    if len(element) or element.get("select") is not None:
+        return None
+    return (element.text or "").strip()
+
+
+def _output_is_constant(kept: etree._Element, location: etree._Element | None) -> bool:
+    """True if nothing in ``kept`` but its location evaluates an expression (so nothing else can raise)."""
+    for name, value in kept.attrib.items():
+        if name != "location" and "{" in str(value):
+            return False
+    for element in kept.iterdescendants():
+        if not isinstance(element.tag, str):
+            continue
+        if location is not None and (element is location or location in element.iterancestors()):
+            continue
+        if str(element.tag).startswith(f"{{{_XSL}}}"):
+            if element.tag not in (_x("attribute"), _x("text")) or _constant_text(element) is None:
+                return False
+        elif any("{" in str(v) for v in element.attrib.values()):
+            return False
+    return True
+
+
+def _rule_error(parent: etree._Element, rule_id: str, template: etree._Element) -> etree._Element:
+    error = etree.SubElement(parent, _RULE_ERROR)
+    error.set(f"{{{_XSL}}}exclude-result-prefixes", "#all")
+    error.set("code", "{local-name-from-QName($err:code)}")
+    error.set("id", _avt_literal(rule_id))
+    error.set("context", _avt_literal(" ".join(str(template.get("match")).split())))
+    return error
+
+
+def _references(element: etree._Element, names: set[str]) -> bool:
+    """True if an attribute in ``element``'s subtree may refer to one of the variables ``names``."""
+    for node in element.iter():
+        if isinstance(node.tag, str):
+            for value in node.attrib.values():
+                if any(re.search(rf"\${re.escape(n)}(?![\w.-])", str(value)) for n in names):
+                    return True
+    return False
+
+
+def _isolate_rule_variables(template: etree._Element) -> None:
+    """Rule variables (SchXslt ``let``) that Saxon evaluates eagerly, before any assertion's ``xsl:try``: move
+    them into the branch that runs the rule's assertions, inside an ``xsl:try`` around the ``schxslt:rule``,
+    whose catch names every assertion of the rule. Other shapes are left alone (their errors stop the pack)."""
+    children = [c for c in template if isinstance(c.tag, str)]
+    variables = [c for c in children if c.tag == _x("variable")]
+    rest = [c for c in children if c.tag not in (_x("param"), _x("variable"))]
+    if not variables or len(rest) != 1 or rest[0].tag != _x("choose"):
+        return
+    branches = [c for c in rest[0] if isinstance(c.tag, str)]
+    if len(branches) != 2 or branches[0].tag != _x("when") or branches[1].tag != _x("otherwise"):
+        return
+    when, otherwise = branches
+    rules = [c for c in otherwise if c.tag == f"{{{_SCHXSLT}}}rule"]
+    names = {str(v.get("name")) for v in variables}
+    if len(rules) != 1 or _references(when, names):
+        return
+    rule = rules[0]
+    if any(_references(c, names) for c in otherwise if c is not rule):
+        return
+    kept = list(rule.iter(*_KEPT))
+    locations = {k.get("location") for k in kept}
+    if not kept or len(locations) != 1 or None in locations:
+        return
+    ids = " ".join(str(k.get("id")) for k in kept)
+    index = otherwise.index(rule)
+    wrapper = etree.SubElement(otherwise, _x("try"), nsmap={"err": _ERR, "ev": _EV})
+    otherwise.insert(index, wrapper)
+    wrapper.tail, rule.tail = rule.tail, None
+    for variable in variables:
+        template.remove(variable)
+        wrapper.append(variable)
+    wrapper.append(rule)
+    catch = etree.SubElement(wrapper, _x("catch"))
+    caught = etree.SubElement(catch, rule.tag, dict(rule.attrib))
+    error = _rule_error(caught, ids, template)
+    error.set("location", str(locations.pop()))
+    etree.SubElement(error, _x("value-of"), select="$err:description")
+
+
+def _isolate_rule_errors(root: etree._Element) -> None:
+    """Step ``isolate-rule-errors``: each assertion catches its own dynamic errors (see the module docstring)."""
+    templates = {id(t): t for k in root.iter(*_KEPT) for t in k.iterancestors(_x("template"))}
+    for template in templates.values():
+        _isolate_rule_variables(template)
+    for kept in list(root.iter(*_KEPT)):
+        guard = _assertion_guard(kept)
+        template = next((a for a in guard.iterancestors(_x("template"))), None)
+        if template is None or template.get("match") is None:
+            raise PreparationError(f"an assertion outside a rule template (line {kept.sourceline})")
+        location = _static_xsl_attribute(kept, "location")
+        id_element = _static_xsl_attribute(kept, "id")
+        rule_id = kept.get("id") if id_element is None else _constant_text(id_element)
+        if rule_id is None:
+            raise PreparationError(f"an assertion whose id is computed (line {kept.sourceline})")
+        parent = guard.getparent()
+        if parent is None:
+            raise PreparationError("an assertion at the root")
+        index = parent.index(guard)
+        wrapper = etree.SubElement(parent, _x("try"), nsmap={"err": _ERR, "ev": _EV})
+        if _output_is_constant(kept, location):
+            wrapper.set("rollback-output", "no")
+        parent.insert(index, wrapper)
+        wrapper.tail, guard.tail = guard.tail, None
+        wrapper.append(guard)
+        catch = etree.SubElement(wrapper, _x("catch"))
+        error = _rule_error(catch, rule_id, template)
+        if location is not None:
+            error.append(deepcopy(location))
+        elif kept.get("location") is not None:
+            error.set("location", str(kept.get("location")))
+        etree.SubElement(error, _x("value-of"), select="$err:description")
+
+
+# --- skip-attribute-walk ---------------------------------------------------------------------------------------
+
+# Last steps of a pattern alternative that cannot match an attribute node (child axis, element-ish tests).
+_NOT_ATTRIBUTE_STEP = re.compile(
+    r"^(child::)?(\*|[\w.-]+(:[\w.-]+|:\*)?|\*:[\w.-]+|text\(\)|node\(\)|comment\(\)|processing-instruction\([^)]*\)"
+    r"|element\([^)]*\)|document-node\([^)]*\))$"
+)
+_ALL_ATTRIBUTES = ("@*", "attribute::*", "attribute()", "attribute(*)")
+
+
+def _split_top(text: str, separators: str) -> list[str]:
+    """Split ``text`` at ``separators`` outside brackets, parentheses and string literals."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    current: list[str] = []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch in separators and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def _strip_predicates(step: str) -> str:
+    out: list[str] = []
+    depth = 0
+    for ch in step:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def _alternatives(pattern: str) -> list[str]:
+    return [a.strip() for a in _split_top(pattern, "|")]
+
+
+def _closing_paren(text: str) -> int:
+    """The index of the parenthesis that closes ``text[0]`` (outside string literals), or len(text)."""
+    depth = 0
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+def _may_match_attribute(alternative: str) -> bool:
+    """False only when the alternative's last step certainly cannot match an attribute (else True)."""
+    if alternative in ("/", "root()"):
+        return False  # a document node, or the root of a tree: never an attribute reached from an element
+    last = _split_top(alternative, "/")[-1].strip()
+    if last.startswith("("):  # XSLT 3.0: (A | B)[predicate]
+        close = _closing_paren(last)
+        if close < len(last) and _strip_predicates(last[close + 1 :]) == "":
+            return any(_may_match_attribute(a) for a in _alternatives(last[1:close]))
+        return True
+    last = _strip_predicates(last)
+    return _NOT_ATTRIBUTE_STEP.match(last) is None
+
+
+def _inert_on_attributes(template: etree._Element) -> bool:
+    """An empty template, or one that only applies templates to children (an attribute has none)."""
+    elements = [c for c in template if isinstance(c.tag, str)]
+    if (template.text or "").strip() or any((c.tail or "").strip() for c in elements):
+        return False
+    for child in elements:
+        if child.tag != _x("apply-templates") or len(child):
+            return False
+        select = child.get("select")
+        if select is None:
+            continue  # child::node()
+        # From an attribute, any single child or attribute step selects nothing.
+        steps = [_strip_predicates(a) for a in _alternatives(select)]
+        if not all("/" not in a and (a.startswith("@") or _NOT_ATTRIBUTE_STEP.match(a)) for a in steps):
+            return False
+    return True
+
+
+def _template_modes(template: etree._Element) -> list[str]:
+    mode = template.get("mode")
+    return mode.split() if mode is not None else ["#default"]
+
+
+def _attribute_walk_is_dead(root: etree._Element, mode: str) -> bool:
+    """True if applying templates to attributes in ``mode`` can output nothing (see the module docstring)."""
+    catch_all = False
+    for template in root.iter(_x("template")):
+        match = template.get("match")
+        modes = _template_modes(template)
+        if match is None or (mode not in modes and "#all" not in modes):
+            continue
+        alternatives = _alternatives(match)
+        if not any(_may_match_attribute(a) for a in alternatives):
+            continue
+        if not _inert_on_attributes(template):
+            return False
+        catch_all = catch_all or any(a in _ALL_ATTRIBUTES for a in alternatives)
+    return catch_all
+
+
+def _skip_attribute_walk(root: etree._Element) -> None:
+    """Step ``skip-attribute-walk``: no traversal over attributes where no rule can match one."""
+    if any(True for _ in root.iter(_x("mode"))):
+        return  # XSLT 3.0 mode declarations (on-no-match=…): not analysed
+    modes = {m for t in root.iter(_x("template")) for m in _template_modes(t)} - {"#all"}
+    modes |= {str(a.get("mode")) for a in root.iter(_x("apply-templates")) if a.get("mode")} - {"#current"}
+    modes.add("#default")
+    dead = {m for m in modes if _attribute_walk_is_dead(root, m)}
+    for apply in list(root.iter(_x("apply-templates"))):
+        select = apply.get("select")
+        if select is None or len(apply):
+            continue
+        alternatives = _alternatives(select)
+        if "@*" not in alternatives:
+            continue
+        mode = apply.get("mode") or "#default"
+        if mode == "#current":
+            template = next(apply.iterancestors(_x("template")), None)
+            if template is None:
+                continue
+            reached = _template_modes(template)
+            if "#all" in reached:
+                reached = sorted(modes)
+            if not all(m in dead for m in reached):
+                continue
+        elif mode not in dead:
+            continue
+        rest = [a for a in alternatives if a != "@*"]
+        if rest:
+            apply.set("select", "|".join(rest))
+        else:
+            _drop(apply)
+
+
+# --- the steps -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One named, versioned rewrite of the preparation (a new version whenever its output can change)."""
+
+    name: str
+    version: int
+    apply: Callable[[etree._Element], None]
+
+
+STEPS: tuple[Step, ...] = (
+    Step("strip-unused-output", 1, _strip_unused_output),
+    Step("isolate-rule-errors", 1, _isolate_rule_errors),
+    Step("skip-attribute-walk", 1, _skip_attribute_walk),
+)
+"""Every step, in the order they are applied."""
+
+DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
+"""The steps the installer applies."""
+
+
+def step_versions(names: Sequence[str] = DEFAULT_STEPS) -> dict[str, int]:
+    """``name → version`` of the named steps, in application order (what ``prepared.json`` records)."""
+    unknown = set(names) - {step.name for step in STEPS}
+    if unknown:
+        raise ValueError(f"unknown preparation steps: {sorted(unknown)}")
+    return {step.name: step.version for step in STEPS if step.name in names}
+
+
+def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS) -> bytes:
+    """The prepared form of one official stylesheet with the named ``steps`` (applied in :data:`STEPS`'s order,
+    whatever the order given). Deterministic: same input, same steps, same bytes."""
+    chosen = step_versions(steps)
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise PreparationError(f"the stylesheet is not well-formed XML: {exc}") from exc
+    if root.tag not in (_x("stylesheet"), _x("transform")):
+        raise PreparationError(f"the root element is {root.tag}, not xsl:stylesheet")
+    if any(True for _ in root.iter(_x("import"), _x("include"))):
+        # The prepared copy lives in another folder: relative references would point elsewhere.
+        raise PreparationError("the stylesheet imports or includes other stylesheets")
+    kept_before = _count(root, _KEPT)
+    if kept_before == 0:
+        raise PreparationError("the stylesheet has no svrl:failed-assert or svrl:successful-report")
+    for step in STEPS:
+        if step.name in chosen:
+            step.apply(root)
+            if _count(root, _KEPT) != kept_before:
+                raise PreparationError(f"step {step.name} changed the number of assertions (this is a bug)")
     # The whole document: the licence comments before the root element stay.
     result: bytes = etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8")
     return result
@@ -195,14 +580,17 @@ class PreparedEntry:
 
 @dataclass(frozen=True, slots=True)
 class PreparedIndex:
-    """``prepared.json``: the preparation version and the prepared copy of each entry point."""
+    """``prepared.json``: the format version, the steps applied (name → version, in order) and the prepared copy
+    of each entry point."""
 
     version: int
     entries: dict[str, PreparedEntry]  # entry name (``stylesheet``) → prepared copy
+    steps: dict[str, int]
 
     def to_json(self) -> str:
         body = {
             "preparation": self.version,
+            "steps": [{"name": name, "version": version} for name, version in self.steps.items()],
             "entries": {
                 name: {"path": e.path, "sha256": e.sha256, "source": e.source, "source_sha256": e.source_sha256}
                 for name, e in sorted(self.entries.items())
@@ -226,7 +614,8 @@ def read_index(pack_dir: Path) -> PreparedIndex | None:
             str(name): PreparedEntry(str(e["path"]), str(e["sha256"]), str(e["source"]), str(e["source_sha256"]))
             for name, e in body["entries"].items()
         }
-        return PreparedIndex(int(body["preparation"]), entries)
+        steps = {str(step["name"]): int(step["version"]) for step in body.get("steps", [])}
+        return PreparedIndex(int(body["preparation"]), entries, steps)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RulesetError("ruleset.corrupt", f"{path} is not a valid index of prepared stylesheets: {exc}") from exc
 
@@ -250,7 +639,7 @@ def prepare_pack_dir(pack_dir: Path, entries: dict[str, str], pack_key: str) -> 
         prepared[name] = PreparedEntry(
             target_rel, hashlib.sha256(out).hexdigest(), rel, hashlib.sha256(data).hexdigest()
         )
-    index = PreparedIndex(PREPARATION_VERSION, prepared)
+    index = PreparedIndex(PREPARATION_VERSION, prepared, step_versions(DEFAULT_STEPS))
     _write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
     return index
 

@@ -57,7 +57,7 @@ class InstalledPack:
 
         Raises ``ruleset.missing`` when the pack was installed without prepared copies (an install by an
         older version) or by another preparation version: re-run ``einvoice-validate rulesets install``."""
-        from .prepare import PREPARATION_VERSION, read_index
+        from .prepare import PREPARATION_VERSION, read_index, step_versions
 
         index = read_index(self.directory)
         reinstall = f"run `einvoice-validate rulesets install --from DIR {self.key}` again"
@@ -70,6 +70,13 @@ class InstalledPack:
                 "ruleset.missing",
                 f"pack {self.key} was prepared by preparation version {index.version}, this library needs "
                 f"{PREPARATION_VERSION}; {reinstall}",
+            )
+        if index.steps != step_versions():
+            wanted = ", ".join(f"{n} v{v}" for n, v in step_versions().items())
+            found = ", ".join(f"{n} v{v}" for n, v in index.steps.items()) or "none"
+            raise RulesetError(
+                "ruleset.missing",
+                f"pack {self.key} was prepared with the steps {found}, this library needs {wanted}; {reinstall}",
             )
         entry = index.entries.get(name)
         if entry is None or entry.source != self.manifest.entries.get(name):

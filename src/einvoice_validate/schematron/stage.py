@@ -54,6 +54,18 @@ class SchematronStage:
                 message=catalogue().render_code(RUNTIME_ERROR, (event.id or "", event.text)),
                 source=self.source,
             )
+        if event.kind == "rule-error":
+            # One assertion raised (rulesets.prepare, step isolate-rule-errors); the pack's other rules ran.
+            values = (event.id or "", event.context or "", event.code or "", event.text)
+            return Finding(
+                rule_id=RUNTIME_ERROR,
+                severity=severity_of_flag("fatal"),
+                flag="fatal",
+                stage="schematron",
+                location=event.location,
+                message=catalogue().render_code(RUNTIME_ERROR, values, variant=1),
+                source=self.source,
+            )
         rule_id = event.id or "UNSPECIFIC"
         flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
         level = self._levels.get(rule_id)
