@@ -314,7 +314,7 @@ def _isolate_rule_variables(template: etree._Element) -> None:
         wrapper.append(variable)
     wrapper.append(rule)
     catch = etree.SubElement(wrapper, _x("catch"))
-    caught = etree.SubElement(catch, rule.tag, dict(rule.attrib))
+    caught = etree.SubElement(catch, rule.tag, {str(k): str(v) for k, v in rule.attrib.items()})
     error = _rule_error(caught, ids, template)
     error.set("location", str(locations.pop()))
     etree.SubElement(error, _x("value-of"), select="$err:description")
@@ -322,13 +322,17 @@ def _isolate_rule_variables(template: etree._Element) -> None:
 
 def _isolate_rule_errors(root: etree._Element) -> None:
     """Step ``isolate-rule-errors``: each assertion catches its own dynamic errors (see the module docstring)."""
-    templates = {id(t): t for k in root.iter(*_KEPT) for t in k.iterancestors(_x("template"))}
-    for template in templates.values():
+    rule_templates: list[etree._Element] = []
+    for kept in root.iter(*_KEPT):
+        found = next(kept.iterancestors(_x("template")), None)
+        if found is not None and found not in rule_templates:
+            rule_templates.append(found)
+    for template in rule_templates:
         _isolate_rule_variables(template)
     for kept in list(root.iter(*_KEPT)):
         guard = _assertion_guard(kept)
-        template = next((a for a in guard.iterancestors(_x("template"))), None)
-        if template is None or template.get("match") is None:
+        rule_template = next(guard.iterancestors(_x("template")), None)
+        if rule_template is None or rule_template.get("match") is None:
             raise PreparationError(f"an assertion outside a rule template (line {kept.sourceline})")
         location = _static_xsl_attribute(kept, "location")
         id_element = _static_xsl_attribute(kept, "id")
@@ -346,7 +350,7 @@ def _isolate_rule_errors(root: etree._Element) -> None:
         wrapper.tail, guard.tail = guard.tail, None
         wrapper.append(guard)
         catch = etree.SubElement(wrapper, _x("catch"))
-        error = _rule_error(catch, rule_id, template)
+        error = _rule_error(catch, rule_id, rule_template)
         if location is not None:
             error.append(deepcopy(location))
         elif kept.get("location") is not None:
