@@ -1,7 +1,9 @@
 """Parity with the reference validator (KoSIT's engine) on the 584 broken invoices of ``mutations-dev``.
 
-Per file: the same multiset of (rule id, raw flag) for Schematron findings, the same packs stopped by a runtime
-error, the same stylesheets run, and the same set of XSD (Xerces ``cvc-``) codes. The reference's findings are
+Per file and pack: the same multiset of (rule id, raw flag) for Schematron findings, the same stylesheets run,
+and the same set of XSD (Xerces ``cvc-``) codes. Where the reference's pack stopped with a runtime error, ours
+reports that error per rule and goes on (issue 13): there our findings are a superset of the reference's (none,
+usually), with at least one rule-level ``schematron.runtime-error``. The reference's findings are
 in ``corpus/mutations-dev/reference.jsonl``; ``test_reference_live.py`` re-runs the reference itself on a sample.
 """
 
@@ -31,8 +33,9 @@ KNOWN_SCHEMATRON_DIFFERENCES: dict[str, str] = {
     "ubl_b2g_example9.m1-6.xml": (
         "duplicated cac:TaxTotal/cbc:TaxAmount: CIUS-RO's BR-CO-14 test is `xs:decimal(cbc:TaxAmount) = ... or "
         "not(cac:TaxSubtotal)`; Saxon 9.9 evaluates the left operand first and stops with XPTY0004, Saxon 13 "
-        "evaluates the cheaper right one (true) and skips the error, as XPath 2.0 section 2.3.4 allows. The "
-        "document is invalid either way (XSD cvc-complex-type.2.4.a)"
+        "evaluates the cheaper right one (true) and skips the error, as XPath 2.0 section 2.3.4 allows: we have "
+        "no runtime error where the reference stops the pack. The document is invalid either way (XSD "
+        "cvc-complex-type.2.4.a)"
     ),
 }
 
@@ -59,7 +62,7 @@ def _plan() -> dict[str, list[str]]:
     return plans
 
 
-def _stylesheet_names(registry: Registry) -> dict[str, str]:
+def stylesheet_names(registry: Registry) -> dict[str, str]:
     return {key: Path(m.entries["stylesheet"]).name for key, m in registry.manifests.items() if m.kind == "schematron"}
 
 
@@ -92,21 +95,37 @@ def _cases(known: dict[str, str]) -> list[Any]:
 def test_schematron_parity(name: str, reports: dict[str, Report], registry: Registry) -> None:
     row = REFERENCE[name]
     report = reports[name]
-    sheets = _stylesheet_names(registry)
+    sheets = stylesheet_names(registry)
     ran = [sheets[k] for k in report.packs if k in sheets]
     assert ran == _plan()[row["profile"]], f"profile {report.profile} runs other stylesheets than {row['profile']}"
 
-    expected = Counter((f["id"], f["flag"]) for f in row["findings"] if f["kind"] != "runtime-error")
-    ours = Counter(
-        (f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR
-    )
-    assert ours == expected, f"missing {expected - ours}, extra {ours - expected}"
+    assert_schematron_parity(row["findings"], report, sheets)
 
-    expected_stopped = {f["pack"] for f in row["findings"] if f["kind"] == "runtime-error"}
-    stopped = {sheets[f.source] for f in report.findings if f.rule_id == RUNTIME_ERROR}
-    assert stopped == expected_stopped
-    if stopped:
-        assert not report.valid, "a document whose pack stopped with a runtime error is never valid"
+
+def assert_schematron_parity(reference: list[dict[str, Any]], report: Report, sheets: dict[str, str]) -> None:
+    """Our Schematron findings against the reference's (``findings`` of a reference row), pack by pack.
+
+    ``sheets``: pack key → stylesheet file name (the reference names packs by their stylesheet)."""
+    expected_stopped = {f["pack"] for f in reference if f["kind"] == "runtime-error"}
+    for key in report.packs:
+        if key not in sheets:
+            continue
+        sheet = sheets[key]
+        expected = Counter(
+            (f["id"], f["flag"]) for f in reference if f["pack"] == sheet and f["kind"] != "runtime-error"
+        )
+        ours = Counter((f.rule_id, f.flag) for f in report.findings if f.source == key and f.rule_id != RUNTIME_ERROR)
+        errors = [f for f in report.findings if f.source == key and f.rule_id == RUNTIME_ERROR]
+        if sheet not in expected_stopped:
+            assert ours == expected, f"{sheet}: missing {expected - ours}, extra {ours - expected}"
+            assert not errors, f"{sheet}: runtime errors the reference does not have"
+            continue
+        # The reference stops the whole pack at the first dynamic error; we report that error per rule and go
+        # on (issue 13): a superset of the reference's findings, with at least one rule-level runtime error.
+        assert not expected - ours, f"{sheet}: missing {expected - ours}"
+        assert errors and all(f.location for f in errors), f"{sheet}: no rule-level runtime error"
+    if expected_stopped:
+        assert not report.valid, "a document with a runtime error is never valid"
 
 
 @pytest.mark.parametrize("name", _cases(KNOWN_XSD_DIFFERENCES))

@@ -43,10 +43,8 @@ MINI = f"""<xsl:stylesheet version="2.0" xmlns:xsl="http://www.w3.org/1999/XSL/T
 """
 
 
-@pytest.fixture(scope="module")
-def mini_pack(tmp_path_factory: pytest.TempPathFactory) -> InstalledPack:
-    folder = tmp_path_factory.mktemp("mini")
-    (folder / "mini.xsl").write_text(MINI, encoding="utf-8")
+def _pack(folder: Path, sheet: str) -> InstalledPack:
+    (folder / "mini.xsl").write_text(sheet, encoding="utf-8")
     manifest = Manifest(
         id="mini",
         version="1",
@@ -57,10 +55,15 @@ def mini_pack(tmp_path_factory: pytest.TempPathFactory) -> InstalledPack:
         source_dir=".",
         entries={"stylesheet": "mini.xsl"},
         upstream={"repository": "https://example.invalid", "release": "1"},
-        files={"mini.xsl": hashlib.sha256(MINI.encode()).hexdigest()},
+        files={"mini.xsl": hashlib.sha256(sheet.encode()).hexdigest()},
     )
     prepare_pack_dir(folder, {"stylesheet": "mini.xsl"}, manifest.key)  # what the installer does
     return InstalledPack(manifest, folder)
+
+
+@pytest.fixture(scope="module")
+def mini_pack(tmp_path_factory: pytest.TempPathFactory) -> InstalledPack:
+    return _pack(tmp_path_factory.mktemp("mini"), MINI)
 
 
 def test_failed_assert_and_report(mini_pack: InstalledPack) -> None:
@@ -90,8 +93,34 @@ def test_runtime_error_becomes_a_finding(mini_pack: InstalledPack) -> None:
     assert finding.rule_id == RUNTIME_ERROR
     assert finding.severity is Severity.ERROR and finding.source == "mini@1"
     assert "FORG0001" in finding.message.en and "7x" in finding.message.en
+    # the error of one assertion (rulesets.prepare, isolate-rule-errors): it names the rule, has its location
+    assert finding.location == "/doc[1]/amount[1]" and finding.message.en.startswith("The rule MINI-03 (context /)")
+    assert "MINI-03" in finding.message.de and "FORG0001" in finding.message.de
     # the stage keeps working for the next document
     assert stage.run(parse_document("<doc><id>1</id><amount>-1</amount></doc>"))[0].rule_id == "MINI-03"
+
+
+def test_other_rules_still_report_after_a_rule_error(mini_pack: InstalledPack) -> None:
+    stage = SchematronStage(mini_pack, {})
+    findings = stage.run(parse_document("<doc><note>n</note><amount>7x</amount></doc>"))
+    assert [(f.rule_id, f.location is not None) for f in findings] == [
+        ("MINI-01", True),
+        ("MINI-02", True),
+        (RUNTIME_ERROR, True),
+    ]
+
+
+def test_an_error_in_a_global_variable_still_stops_the_pack(tmp_path: Path) -> None:
+    """Global variables are evaluated outside every rule: such an error stops the pack, as before (one finding
+    without location)."""
+    sheet = MINI.replace(
+        '<xsl:template match="/">',
+        '<xsl:variable name="total" select="xs:decimal(/doc/amount)"/><xsl:template match="/">',
+    ).replace("xs:decimal(/doc/amount) lt 0", "$total lt 0")
+    pack = _pack(tmp_path, sheet)
+    [finding] = SchematronStage(pack, {}).run(parse_document("<doc><id>1</id><amount>7x</amount></doc>"))
+    assert finding.rule_id == RUNTIME_ERROR and finding.location is None
+    assert finding.message.en.startswith("The rule pack stopped with the dynamic error FORG0001")
 
 
 def test_same_stylesheet_is_compiled_once(mini_pack: InstalledPack) -> None:
