@@ -320,8 +320,49 @@ def _isolate_rule_variables(template: etree._Element) -> None:
     etree.SubElement(error, _x("value-of"), select="$err:description")
 
 
-def _isolate_rule_errors(root: etree._Element) -> None:
-    """Step ``isolate-rule-errors``: each assertion catches its own dynamic errors (see the module docstring)."""
+def _assertion_facts(kept: etree._Element) -> tuple[etree._Element, etree._Element, str, etree._Element | None]:
+    """The guard to wrap, the rule template, the assertion's id and its ``xsl:attribute name="location"``."""
+    guard = _assertion_guard(kept)
+    rule_template = next(guard.iterancestors(_x("template")), None)
+    if rule_template is None or rule_template.get("match") is None:
+        raise PreparationError(f"an assertion outside a rule template (line {kept.sourceline})")
+    id_element = _static_xsl_attribute(kept, "id")
+    rule_id = kept.get("id") if id_element is None else _constant_text(id_element)
+    if rule_id is None:
+        raise PreparationError(f"an assertion whose id is computed (line {kept.sourceline})")
+    return guard, rule_template, rule_id, _static_xsl_attribute(kept, "location")
+
+
+def _wrap(nodes: list[etree._Element], rollback: bool) -> etree._Element:
+    """Put the consecutive siblings ``nodes`` into a new ``xsl:try`` (returned; its catch is for the caller)."""
+    parent = nodes[0].getparent()
+    if parent is None:
+        raise PreparationError("an assertion at the root")
+    index = parent.index(nodes[0])
+    wrapper = etree.SubElement(parent, _x("try"), nsmap={"err": _ERR, "ev": _EV})
+    if not rollback:
+        wrapper.set("rollback-output", "no")
+    parent.insert(index, wrapper)
+    wrapper.tail, nodes[-1].tail = nodes[-1].tail, None
+    for node in nodes:
+        wrapper.append(node)
+    return wrapper
+
+
+def _catch(wrapper: etree._Element, ids: str, template: etree._Element, kept: etree._Element) -> None:
+    """The catch of ``wrapper``: an ``ev:rule-error`` with the location ``kept`` would have given."""
+    catch = etree.SubElement(wrapper, _x("catch"))
+    error = _rule_error(catch, ids, template)
+    location = _static_xsl_attribute(kept, "location")
+    if location is not None:
+        error.append(deepcopy(location))
+    elif kept.get("location") is not None:
+        error.set("location", str(kept.get("location")))
+    etree.SubElement(error, _x("value-of"), select="$err:description")
+
+
+def _isolate_rule_errors(root: etree._Element, per_rule: bool = False) -> None:
+    """Step ``isolate-rule-errors``: each assertion (``per_rule``: each rule) catches its own dynamic errors."""
     rule_templates: list[etree._Element] = []
     for kept in root.iter(*_KEPT):
         found = next(kept.iterancestors(_x("template")), None)
@@ -329,33 +370,28 @@ def _isolate_rule_errors(root: etree._Element) -> None:
             rule_templates.append(found)
     for template in rule_templates:
         _isolate_rule_variables(template)
-    for kept in list(root.iter(*_KEPT)):
+    if not per_rule:
+        for kept in list(root.iter(*_KEPT)):
+            guard, template, rule_id, location = _assertion_facts(kept)
+            _catch(_wrap([guard], rollback=not _output_is_constant(kept, location)), rule_id, template, kept)
+        return
+    # One xsl:try around the assertions of a rule (from its first to its last, with what lies between), buffering
+    # its output: an error costs the rule's other assertions too.
+    groups: list[tuple[etree._Element, list[etree._Element]]] = []
+    for kept in root.iter(*_KEPT):
         guard = _assertion_guard(kept)
-        rule_template = next(guard.iterancestors(_x("template")), None)
-        if rule_template is None or rule_template.get("match") is None:
-            raise PreparationError(f"an assertion outside a rule template (line {kept.sourceline})")
-        location = _static_xsl_attribute(kept, "location")
-        id_element = _static_xsl_attribute(kept, "id")
-        rule_id = kept.get("id") if id_element is None else _constant_text(id_element)
-        if rule_id is None:
-            raise PreparationError(f"an assertion whose id is computed (line {kept.sourceline})")
         parent = guard.getparent()
-        if parent is None:
-            raise PreparationError("an assertion at the root")
-        index = parent.index(guard)
-        wrapper = etree.SubElement(parent, _x("try"), nsmap={"err": _ERR, "ev": _EV})
-        if _output_is_constant(kept, location):
-            wrapper.set("rollback-output", "no")
-        parent.insert(index, wrapper)
-        wrapper.tail, guard.tail = guard.tail, None
-        wrapper.append(guard)
-        catch = etree.SubElement(wrapper, _x("catch"))
-        error = _rule_error(catch, rule_id, rule_template)
-        if location is not None:
-            error.append(deepcopy(location))
-        elif kept.get("location") is not None:
-            error.set("location", str(kept.get("location")))
-        etree.SubElement(error, _x("value-of"), select="$err:description")
+        if parent is None or any(a.tag == _x("try") for a in guard.iterancestors()):
+            continue  # already inside a rule's xsl:try (rule variables)
+        if groups and groups[-1][0] is parent:
+            groups[-1][1].append(kept)
+        else:
+            groups.append((parent, [kept]))
+    for parent, members in groups:
+        facts = [_assertion_facts(k) for k in members]
+        first, last = parent.index(facts[0][0]), parent.index(facts[-1][0])
+        wrapper = _wrap(list(parent)[first : last + 1], rollback=True)
+        _catch(wrapper, " ".join(f[2] for f in facts), facts[0][1], members[0])
 
 
 # --- skip-attribute-walk ---------------------------------------------------------------------------------------
@@ -538,18 +574,19 @@ DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies."""
 
 
-def step_versions(names: Sequence[str] = DEFAULT_STEPS) -> dict[str, int]:
+def step_versions(names: Sequence[str] = DEFAULT_STEPS, available: Sequence[Step] = STEPS) -> dict[str, int]:
     """``name → version`` of the named steps, in application order (what ``prepared.json`` records)."""
-    unknown = set(names) - {step.name for step in STEPS}
+    unknown = set(names) - {step.name for step in available}
     if unknown:
         raise ValueError(f"unknown preparation steps: {sorted(unknown)}")
-    return {step.name: step.version for step in STEPS if step.name in names}
+    return {step.name: step.version for step in available if step.name in names}
 
 
-def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS) -> bytes:
-    """The prepared form of one official stylesheet with the named ``steps`` (applied in :data:`STEPS`'s order,
-    whatever the order given). Deterministic: same input, same steps, same bytes."""
-    chosen = step_versions(steps)
+def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS, available: Sequence[Step] = STEPS) -> bytes:
+    """The prepared form of one official stylesheet with the named ``steps``, applied in the order of
+    ``available`` (:data:`STEPS`; a benchmark may pass other versions of a step) whatever the order given.
+    Deterministic: same input, same steps, same bytes."""
+    chosen = step_versions(steps, available)
     try:
         root = etree.fromstring(data, _PARSER)
     except etree.XMLSyntaxError as exc:
@@ -562,7 +599,7 @@ def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS) -> byt
     kept_before = _count(root, _KEPT)
     if kept_before == 0:
         raise PreparationError("the stylesheet has no svrl:failed-assert or svrl:successful-report")
-    for step in STEPS:
+    for step in available:
         if step.name in chosen:
             step.apply(root)
             if _count(root, _KEPT) != kept_before:
