@@ -105,9 +105,7 @@ def main() -> int:
     }
     ro_docs = [to_saxon(load(p.read_bytes()), slim_attachments=not args.full_attachments) for p in RO_CASES]
     kind = "wall-clock" if args.wall else "CPU (process_time)"
-    print(
-        f"saxonche, warm: {args.warmup} unmeasured passes, then {args.passes}; variants interleaved per document; {kind}"
-    )
+    print(f"saxonche, warm: {args.warmup} unmeasured passes, then {args.passes}; interleaved per document; {kind}")
     print(
         f"documents: {len(by_syntax['ubl'])} UBL + {len(by_syntax['cii'])} CII business cases, {len(ro_docs)} CIUS-RO"
     )
