@@ -10,7 +10,8 @@ document) and the change of the median against all steps.
 
 Variants: ``all`` (what the installer writes), ``all - S`` for each step S, ``strip only`` (the preparation before
 steps existed), ``rollback`` (all steps, but every ``xsl:try`` buffering its output: what
-``rollback-output="no"`` saves) and ``isolate per rule`` (one ``xsl:try`` per rule instead of per assertion).
+``rollback-output="no"`` saves), ``isolate per assertion`` (one ``xsl:try`` per assertion instead of per rule)
+and ``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``).
 
 Usage: python benchmarks/prepare_steps.py [--passes N] [--warmup N] [--packs KEY,...] [--full-attachments]
 """
@@ -47,12 +48,17 @@ PACKS = (
 )
 
 
-def _per_rule(root: etree._Element) -> None:
-    _isolate_rule_errors(root, per_rule=True)
+def _per_assertion(root: etree._Element) -> None:
+    _isolate_rule_errors(root, per_rule=False)
 
 
-# isolate-rule-errors with one xsl:try per rule instead of one per assertion
-PER_RULE = tuple(Step(s.name, s.version, _per_rule) if s.name == "isolate-rule-errors" else s for s in STEPS)
+def _per_rule_fallback(root: etree._Element) -> None:
+    _isolate_rule_errors(root, per_rule=True, fallback=True)
+
+
+def _with(function: Callable[[etree._Element], None]) -> tuple[Step, ...]:
+    """STEPS with another version of isolate-rule-errors."""
+    return tuple(Step(s.name, s.version, function) if s.name == "isolate-rule-errors" else s for s in STEPS)
 
 
 def variants(data: bytes) -> dict[str, bytes]:
@@ -61,7 +67,8 @@ def variants(data: bytes) -> dict[str, bytes]:
         out[f"all - {step}"] = prepare_stylesheet(data, [s for s in DEFAULT_STEPS if s != step])
     out["strip only"] = prepare_stylesheet(data, ["strip-unused-output"])
     out["rollback"] = out["all"].replace(b' rollback-output="no"', b"")
-    out["isolate per rule"] = prepare_stylesheet(data, available=PER_RULE)
+    out["isolate per assertion"] = prepare_stylesheet(data, available=_with(_per_assertion))
+    out["isolate per rule + fallback"] = prepare_stylesheet(data, available=_with(_per_rule_fallback))
     return out
 
 

@@ -25,7 +25,8 @@ from tests.conftest import CORPUS
 
 CASES = CORPUS / "xrechnung-testsuite/business-cases/standard"
 RULE = re.compile(
-    r"^The rule (?P<ids>.+?) \(context (?P<context>.*)\) could not be evaluated: dynamic error (?P<code>\w+): "
+    r"^The rule with the context (?P<context>.*) \(assertions (?P<ids>[^()]*)\) could not be evaluated: "
+    r"dynamic error (?P<code>\w+): "
 )
 
 
@@ -89,7 +90,7 @@ def test_a_broken_amount_costs_only_the_rules_that_read_it(registry: Registry, k
         assert m is not None, error.message.en
         assert m.group("code") == "FORG0001" and '"7x"' in error.message.en
         assert m.group("context") and "Laufzeitfehler FORG0001" in error.message.de
-        named.update(m.group("ids").split())
+        named.update(m.group("ids").split(", "))
     rules = {f.rule_id for f in broken}
     assert unrelated <= rules, f"unrelated violations missing: {unrelated - rules}"
     assert not any(f.rule_id == RUNTIME_ERROR for f in repaired)

@@ -42,7 +42,7 @@ from einvoice_validate.schematron import RUNTIME_ERROR
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 MUTATIONS = SHARED / "corpus" / "mutations-dev"
-RULE = re.compile(r"^The rule (?P<ids>.+?) \(context ")
+RULE = re.compile(r"^The rule with the context .* \(assertions (?P<ids>[^()]*)\) could not be evaluated: ")
 RAISING = ("value", "empty", "duplicate", "unknown")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True)
 
@@ -127,7 +127,7 @@ def _ours(report: Report, key: str) -> tuple[Counter[Key], set[str], int]:
             errors += 1
             m = RULE.match(f.message.en)
             if m:
-                named.update(m.group("ids").split())
+                named.update(m.group("ids").split(", "))
     kept = Counter((f.rule_id, str(f.flag), f.location) for f in findings if f.rule_id != RUNTIME_ERROR)
     return kept, named, errors
 

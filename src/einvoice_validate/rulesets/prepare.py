@@ -35,15 +35,21 @@ stylesheet parameters). The assertions, their tests, ids, flags, locations and t
 :func:`prepare_stylesheet` checks that the number of ``svrl:failed-assert`` and ``svrl:successful-report``
 elements is unchanged, and the tests compare the findings of both versions on corpus files.
 
-``isolate-rule-errors`` (v1, issue 13) wraps each assertion (the ``xsl:choose`` of an ISO-skeleton assert, the
-``xsl:if`` of a report or of any SchXslt assertion) in ``xsl:try``: a dynamic error while evaluating it (FORG0001
-on an amount "7x", XPTY0004 on a doubled element) no longer stops the whole pack but becomes an
-``ev:rule-error`` element (namespace ``urn:einvoice-validate:saxon``) in the SVRL, with the error code, the
-assertion's id, its rule's context (the template's match pattern) and the location the assertion would have
-given; every other assertion still runs. Where the assertion's output is constant apart from its location (no
-``xsl:value-of`` in its text), the test is the only expression that can raise and it is evaluated before any
-output, so the ``xsl:try`` does not need to buffer its output (``rollback-output="no"``, cheaper); otherwise it
-keeps the default. Errors outside assertions (global variables and parameters) still stop the pack, as before.
+``isolate-rule-errors`` (v1, issue 13) wraps the assertions of each rule (in the ISO skeleton the
+``xsl:choose`` of each assert and the ``xsl:if`` of each report in a rule template; in SchXslt the ``xsl:if``
+elements inside a ``schxslt:rule``) in one ``xsl:try``: a dynamic error while evaluating them (FORG0001 on an
+amount "7x", XPTY0004 on a doubled element) no longer stops the whole pack but becomes an ``ev:rule-error``
+element (namespace ``urn:einvoice-validate:saxon``) in the SVRL, with the error code and text, the ids of the
+rule's assertions, the rule's context (the template's match pattern) and the location its assertions give;
+every other rule still runs. The ``xsl:try`` buffers the rule's output (the default ``rollback-output``), so
+the assertions of the rule that reported before the error do not appear twice or half. SchXslt rules with
+variables (``let``), which Saxon may evaluate before the first assertion, get the variables moved into that
+``xsl:try`` (they are read by the rule's assertions only: checked), and each of their assertions its own inner
+``xsl:try`` (``rollback-output="no"`` where the assertion's output is constant apart from its location, so
+nothing but its test, evaluated before any output, can raise). Errors outside rules (global variables and
+parameters) still stop the pack, as before. One ``xsl:try`` per assertion would lose less on an error (only that
+assertion) but costs CEN's stylesheets 6-8% per document, one per rule about 1% (``benchmarks/prepare_steps.py``);
+on ``mutations-dev`` the two differ by three findings in three files.
 
 ``skip-attribute-walk`` (v1, issue 10) rewrites the per-pattern traversals ``<xsl:apply-templates mode="M"
 select="@*|*"/>`` (ISO skeleton) to ``select="*"`` and drops SchXslt's ``<xsl:apply-templates mode="#current"
@@ -174,6 +180,11 @@ def _active_pattern_is_inert(element: etree._Element, default_mode_inert: bool) 
 
 def _count(root: etree._Element, tags: tuple[str, ...]) -> int:
     return sum(1 for _ in root.iter(*tags))
+
+
+def _count_assertions(root: etree._Element) -> int:
+    """The assertions, not counting copies in an ``xsl:catch`` (isolate-rule-errors' fallback)."""
+    return sum(1 for k in root.iter(*_KEPT) if not any(a.tag == _x("catch") for a in k.iterancestors()))
 
 
 def _strip_unused_output(root: etree._Element) -> None:
@@ -361,8 +372,13 @@ def _catch(wrapper: etree._Element, ids: str, template: etree._Element, kept: et
     etree.SubElement(error, _x("value-of"), select="$err:description")
 
 
-def _isolate_rule_errors(root: etree._Element, per_rule: bool = False) -> None:
-    """Step ``isolate-rule-errors``: each assertion (``per_rule``: each rule) catches its own dynamic errors."""
+def _isolate_rule_errors(root: etree._Element, per_rule: bool = True, fallback: bool = False) -> None:
+    """Step ``isolate-rule-errors`` (see the module docstring): each rule catches its own dynamic errors.
+
+    The other placements are kept for ``benchmarks/prepare_steps.py``: ``per_rule=False`` puts an ``xsl:try``
+    around each assertion (an error costs only that assertion, but CEN's stylesheets run 6-8% slower);
+    ``fallback=True`` gives each rule's catch a copy of its assertions, each in its own ``xsl:try`` (as fine as
+    per assertion and as fast as per rule, but the stylesheet doubles and CEN UBL compiles in 1.8 s, not 0.4 s)."""
     rule_templates: list[etree._Element] = []
     for kept in root.iter(*_KEPT):
         found = next(kept.iterancestors(_x("template")), None)
@@ -371,27 +387,42 @@ def _isolate_rule_errors(root: etree._Element, per_rule: bool = False) -> None:
     for template in rule_templates:
         _isolate_rule_variables(template)
     if not per_rule:
-        for kept in list(root.iter(*_KEPT)):
-            guard, template, rule_id, location = _assertion_facts(kept)
-            _catch(_wrap([guard], rollback=not _output_is_constant(kept, location)), rule_id, template, kept)
+        _isolate_each(list(root.iter(*_KEPT)))
         return
     # One xsl:try around the assertions of a rule (from its first to its last, with what lies between), buffering
-    # its output: an error costs the rule's other assertions too.
+    # its output; its catch evaluates them again, each in its own xsl:try.
     groups: list[tuple[etree._Element, list[etree._Element]]] = []
+    inside: list[etree._Element] = []  # in a rule's xsl:try already (rule variables): each gets its own
     for kept in root.iter(*_KEPT):
         guard = _assertion_guard(kept)
         parent = guard.getparent()
         if parent is None or any(a.tag == _x("try") for a in guard.iterancestors()):
-            continue  # already inside a rule's xsl:try (rule variables)
+            inside.append(kept)
+            continue
         if groups and groups[-1][0] is parent:
             groups[-1][1].append(kept)
         else:
             groups.append((parent, [kept]))
     for parent, members in groups:
-        facts = [_assertion_facts(k) for k in members]
-        first, last = parent.index(facts[0][0]), parent.index(facts[-1][0])
+        guards = [_assertion_guard(k) for k in members]
+        first, last = parent.index(guards[0]), parent.index(guards[-1])
         wrapper = _wrap(list(parent)[first : last + 1], rollback=True)
-        _catch(wrapper, " ".join(f[2] for f in facts), facts[0][1], members[0])
+        if not fallback:
+            ids = " ".join(_assertion_facts(k)[2] for k in members)
+            _catch(wrapper, ids, _assertion_facts(members[0])[1], members[0])
+            continue
+        catch = etree.SubElement(wrapper, _x("catch"))
+        for node in wrapper:
+            if node is not catch:
+                catch.append(deepcopy(node))
+        _isolate_each(list(catch.iter(*_KEPT)))
+    _isolate_each(inside)
+
+
+def _isolate_each(kept_elements: list[etree._Element]) -> None:
+    for kept in kept_elements:
+        guard, template, rule_id, location = _assertion_facts(kept)
+        _catch(_wrap([guard], rollback=not _output_is_constant(kept, location)), rule_id, template, kept)
 
 
 # --- skip-attribute-walk ---------------------------------------------------------------------------------------
@@ -602,7 +633,7 @@ def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS, availa
     for step in available:
         if step.name in chosen:
             step.apply(root)
-            if _count(root, _KEPT) != kept_before:
+            if _count_assertions(root) != kept_before:
                 raise PreparationError(f"step {step.name} changed the number of assertions (this is a bug)")
     # The whole document: the licence comments before the root element stay.
     result: bytes = etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8")

@@ -56,7 +56,7 @@ class SchematronStage:
             )
         if event.kind == "rule-error":
             # One assertion raised (rulesets.prepare, step isolate-rule-errors); the pack's other rules ran.
-            values = (event.id or "", event.context or "", event.code or "", event.text)
+            values = (", ".join((event.id or "").split()), event.context or "", event.code or "", event.text)
             return Finding(
                 rule_id=RUNTIME_ERROR,
                 severity=severity_of_flag("fatal"),
