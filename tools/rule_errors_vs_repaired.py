@@ -7,7 +7,7 @@ reports no runtime error is "the repaired file". Then, pack by pack, our finding
 compared with the reference's on the *repaired* one, as multisets of (rule id, flag, location):
 
 * ``exact``: equal, except the findings of the rules our rule-level runtime errors name (rules that read the
-  broken value and could not be evaluated);
+  broken value and could not be evaluated; how many findings of theirs the repaired file has is printed);
 * ``other-rules``: besides those, findings of rules that read the broken value and *could* be evaluated on it
   (e.g. a duplicated element seen by a count, an empty amount compared as a string); listed for review;
 * ``no-repair``: no single undo removes the reference's runtime error (listed, not compared).
@@ -187,14 +187,19 @@ def compare(limit: int = 0, step: int = 1) -> list[Case]:
                 theirs = Counter((f["id"], f["flag"], f["location"]) for f in row["findings"] if f["pack"] == sheet)
                 ours, named, errors = _ours(report, key)
                 missing = {k for k in theirs - ours if k[0] not in named}
+                lost = sum(n for k, n in (theirs - ours).items() if k[0] in named)
+                if lost:
+                    case.details.setdefault(key, {})["lost"] = lost  # findings of the rules that raised
                 extra = set(ours - theirs)
                 if missing or extra:
                     verdict = "other-rules"
-                    case.details[key] = {
-                        "named": sorted(named),
-                        "missing": sorted(str(k[:2]) for k in missing),
-                        "extra": sorted(str(k[:2]) for k in extra),
-                    }
+                    case.details.setdefault(key, {}).update(
+                        {
+                            "named": sorted(named),
+                            "missing": sorted(str(k[:2]) for k in missing),
+                            "extra": sorted(str(k[:2]) for k in extra),
+                        }
+                    )
                 if sheet in case.packs and not errors:
                     verdict = "other-rules"
                     case.details.setdefault(key, {})["note"] = "no rule-level runtime error"
@@ -212,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"files whose pack the reference stops: {len(cases)} ({sum(len(c.packs) for c in cases)} pack runs)")
     for verdict, n in sorted(counts.items()):
         print(f"  {verdict}: {n}")
+    lost = [(c.file, d["lost"]) for c in cases for d in c.details.values() if d.get("lost")]
+    print(f"findings of the raising rules that the repaired file gives (lost with the rule): {lost}")
     for case in cases:
         if case.verdict != "exact":
             print(f"{case.file}: {case.verdict} {json.dumps(case.details)}")
