@@ -338,3 +338,60 @@ print(sorted(p.parent.name + "/" + p.name for p, _ in _saxon._compiled))
 """
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "['ubl/XRechnung-UBL-validation.xsl', 'xslt/EN16931-UBL-validation.xslt']"
+
+
+# --- skip-attribute-walk ---------------------------------------------------------------------------------------
+
+
+def _walker(rules: str) -> bytes:
+    """An ISO-skeleton-like stylesheet with one pattern mode M1 and the given rule templates."""
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">'
+        '<xsl:template match="/"><svrl:schematron-output><xsl:apply-templates mode="M1" select="/"/>'
+        "</svrl:schematron-output></xsl:template>"
+        f"{rules}"
+        '<xsl:template match="x" mode="M1" priority="1"><xsl:choose><xsl:when test="@a"/><xsl:otherwise>'
+        '<svrl:failed-assert id="X"><svrl:text>x</svrl:text></svrl:failed-assert></xsl:otherwise></xsl:choose>'
+        '<xsl:apply-templates mode="M1" select="@*|*"/></xsl:template>'
+        '<xsl:template match="text()" mode="M1" priority="-1"/>'
+        '<xsl:template match="@*|node()" mode="M1" priority="-2"><xsl:apply-templates mode="M1" select="@*|*"/>'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("rules", "skipped"),
+    [
+        ("", True),
+        ('<xsl:template match="a/b[@c]" mode="M1" priority="2"/>', True),
+        ('<xsl:template match="(/a | /b)[$v]/c" mode="M1" priority="2"/>', True),
+        ('<xsl:template match="//@currencyID" mode="M1" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="a | @b" mode="M1" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="attribute(c)" mode="M1" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="self::node()" mode="M1" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="x/(a | @b)" mode="M1" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="@b" mode="#all" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="@b" mode="other" priority="2"><out/></xsl:template>', True),
+    ],
+)
+def test_the_attribute_walk_is_skipped_only_where_no_rule_can_match_an_attribute(rules: str, skipped: bool) -> None:
+    out = prepare_stylesheet(_walker(rules), ["skip-attribute-walk"])
+    assert (b'select="@*|*"' not in out) is skipped
+    assert out.count(b'mode="M1" select="*"') == (2 if skipped else 0)
+
+
+def test_an_attribute_walk_without_a_catch_all_is_kept() -> None:
+    """Without a template for every attribute, the built-in rule would copy an attribute's value: keep the walk."""
+    sheet = _walker("").replace(b'match="@*|node()"', b'match="node()"')
+    assert b'select="@*|*"' in prepare_stylesheet(sheet, ["skip-attribute-walk"])
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_the_installed_copies_skip_the_attribute_walk(registry: Registry, key: str) -> None:
+    text = registry.get(key).prepared_stylesheet().read_bytes()
+    official = _official(registry.get(key))[0].read_bytes()
+    walks = official.count(b'select="@*|*"') + official.count(b'mode="#current" select="@*"')
+    assert walks > 0
+    kept = text.count(b'select="@*|*"') + text.count(b'mode="#current" select="@*"')
+    # CIUS-RO has rules on attributes (//@currencyID, //@unitCode) in one pattern: that traversal stays.
+    assert kept == (23 if key == "cius-ro-ubl@1.0.9" else 0)
