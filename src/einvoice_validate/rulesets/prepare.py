@@ -104,6 +104,8 @@ _SCHXSLT = "https://doi.org/10.5281/zenodo.1495494"
 _ERR = "http://www.w3.org/2005/xqt-errors"
 _EV = "urn:einvoice-validate:saxon"
 _RULE_ERROR = f"{{{_EV}}}rule-error"
+# Declared on each xsl:catch, not on the xsl:try: the assertions' own output then carries no extra namespaces.
+_CATCH_NAMESPACES = {"err": _ERR, "ev": _EV}
 _DROPPED = tuple(f"{{{_SVRL}}}{name}" for name in ("fired-rule", "suppressed-rule", "ns-prefix-in-attribute-values"))
 _METADATA = f"{{{_SVRL}}}metadata"
 _ACTIVE_PATTERN = f"{{{_SVRL}}}active-pattern"
@@ -317,14 +319,14 @@ def _isolate_rule_variables(template: etree._Element) -> None:
         return
     ids = " ".join(str(k.get("id")) for k in kept)
     index = otherwise.index(rule)
-    wrapper = etree.SubElement(otherwise, _x("try"), nsmap={"err": _ERR, "ev": _EV})
+    wrapper = etree.SubElement(otherwise, _x("try"))
     otherwise.insert(index, wrapper)
     wrapper.tail, rule.tail = rule.tail, None
     for variable in variables:
         template.remove(variable)
         wrapper.append(variable)
     wrapper.append(rule)
-    catch = etree.SubElement(wrapper, _x("catch"))
+    catch = etree.SubElement(wrapper, _x("catch"), nsmap=_CATCH_NAMESPACES)
     caught = etree.SubElement(catch, rule.tag, {str(k): str(v) for k, v in rule.attrib.items()})
     error = _rule_error(caught, ids, template)
     error.set("location", str(locations.pop()))
@@ -350,7 +352,7 @@ def _wrap(nodes: list[etree._Element], rollback: bool) -> etree._Element:
     if parent is None:
         raise PreparationError("an assertion at the root")
     index = parent.index(nodes[0])
-    wrapper = etree.SubElement(parent, _x("try"), nsmap={"err": _ERR, "ev": _EV})
+    wrapper = etree.SubElement(parent, _x("try"))
     if not rollback:
         wrapper.set("rollback-output", "no")
     parent.insert(index, wrapper)
@@ -362,7 +364,7 @@ def _wrap(nodes: list[etree._Element], rollback: bool) -> etree._Element:
 
 def _catch(wrapper: etree._Element, ids: str, template: etree._Element, kept: etree._Element) -> None:
     """The catch of ``wrapper``: an ``ev:rule-error`` with the location ``kept`` would have given."""
-    catch = etree.SubElement(wrapper, _x("catch"))
+    catch = etree.SubElement(wrapper, _x("catch"), nsmap=_CATCH_NAMESPACES)
     error = _rule_error(catch, ids, template)
     location = _static_xsl_attribute(kept, "location")
     if location is not None:
@@ -411,7 +413,7 @@ def _isolate_rule_errors(root: etree._Element, per_rule: bool = True, fallback: 
             ids = " ".join(_assertion_facts(k)[2] for k in members)
             _catch(wrapper, ids, _assertion_facts(members[0])[1], members[0])
             continue
-        catch = etree.SubElement(wrapper, _x("catch"))
+        catch = etree.SubElement(wrapper, _x("catch"), nsmap=_CATCH_NAMESPACES)
         for node in wrapper:
             if node is not catch:
                 catch.append(deepcopy(node))
