@@ -13,7 +13,8 @@ steps existed), ``rollback`` (all steps, but every ``xsl:try`` buffering its out
 ``rollback-output="no"`` saves), ``isolate per assertion`` (one ``xsl:try`` per assertion instead of per rule)
 and ``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``).
 
-Usage: python benchmarks/prepare_steps.py [--passes N] [--warmup N] [--packs KEY,...] [--full-attachments]
+Usage: python benchmarks/prepare_steps.py [--passes N] [--warmup N] [--packs KEY,...] [--variants NAME,...]
+[--full-attachments] [--wall]
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def main() -> int:
     parser.add_argument("--packs", default=",".join(PACKS))
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of the process's CPU time")
+    parser.add_argument("--variants", help="only these variants (comma-separated names; 'all' is always measured)")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else time.process_time
     registry = Registry()
@@ -121,7 +123,11 @@ def main() -> int:
         for key in args.packs.split(","):
             pack = registry.get(key)
             official = pack.entry("stylesheet")
-            sheets = compile_variants(Path(tmp) / key, official.name, variants(official.read_bytes()))
+            texts = variants(official.read_bytes())
+            if args.variants:
+                wanted = {"all", *args.variants.split(",")}
+                texts = {name: text for name, text in texts.items() if name in wanted}
+            sheets = compile_variants(Path(tmp) / key, official.name, texts)
             docs = ro_docs if key.startswith("cius-ro") else by_syntax[pack.manifest.syntax]
             times: dict[str, list[float]] = {v: [] for v in sheets}
             for n in range(args.warmup + args.passes):
