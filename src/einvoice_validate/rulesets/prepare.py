@@ -1,4 +1,4 @@
-"""Install-time preparation: a copy of each official Schematron stylesheet without the output no finding uses.
+"""Install-time preparation: a rewritten copy of each official Schematron stylesheet, by named, versioned steps.
 
 The official compiled stylesheets write a full SVRL report: besides the ``svrl:failed-assert`` /
 ``svrl:successful-report`` elements the findings come from, one ``svrl:fired-rule`` per rule that fired on
@@ -48,8 +48,9 @@ variables (``let``), which Saxon may evaluate before the first assertion, get th
 ``xsl:try`` (``rollback-output="no"`` where the assertion's output is constant apart from its location, so
 nothing but its test, evaluated before any output, can raise). Errors outside rules (global variables and
 parameters) still stop the pack, as before. One ``xsl:try`` per assertion would lose less on an error (only that
-assertion) but costs CEN's stylesheets 6-8% per document, one per rule about 1% (``benchmarks/prepare_steps.py``);
-on ``mutations-dev`` the two differ by three findings in three files.
+assertion) but cost the CEN and CIUS-RO stylesheets 4-13% per document in our runs of
+``benchmarks/prepare_steps.py``; one per rule costs nothing measurable (within the runs' noise of about 5%). On
+``mutations-dev`` the two placements differ by three findings in three files.
 
 ``skip-attribute-walk`` (v1, issue 10) rewrites the per-pattern traversals ``<xsl:apply-templates mode="M"
 select="@*|*"/>`` (ISO skeleton) to ``select="*"`` and drops SchXslt's ``<xsl:apply-templates mode="#current"
@@ -378,7 +379,7 @@ def _isolate_rule_errors(root: etree._Element, per_rule: bool = True, fallback: 
     """Step ``isolate-rule-errors`` (see the module docstring): each rule catches its own dynamic errors.
 
     The other placements are kept for ``benchmarks/prepare_steps.py``: ``per_rule=False`` puts an ``xsl:try``
-    around each assertion (an error costs only that assertion, but CEN's stylesheets run 6-8% slower);
+    around each assertion (an error costs only that assertion, but CEN's stylesheets run 4-13% slower);
     ``fallback=True`` gives each rule's catch a copy of its assertions, each in its own ``xsl:try`` (as fine as
     per assertion and as fast as per rule, but the stylesheet doubles and CEN UBL compiles in 1.8 s, not 0.4 s)."""
     rule_templates: list[etree._Element] = []
