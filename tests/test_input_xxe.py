@@ -59,7 +59,7 @@ from einvoice_validate.rulesets import Registry
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "xrechnung-ubl-invoice.xml"
-FORBIDDEN = "document.forbidden-construct"
+FORBIDDEN = "document.unreadable"  # with reason doctype / xinclude: "refused" in the detail
 XML_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 ROOT_OPEN = b"<ubl:Invoice "
 NOTE = re.compile(rb"<cbc:Note>[^<]*</cbc:Note>")  # the first of two: the hostile content goes there
@@ -576,6 +576,7 @@ def test_no_leak(
     for outcome in outcomes:
         if hostile.expected == "forbidden":
             assert (outcome.code, outcome.valid) == (FORBIDDEN, None), outcome.texts[0][:2000]
+            assert "refused (never resolved)" in " ".join(outcome.texts), outcome.texts[0][:2000]
         else:
             assert (outcome.code, outcome.valid) == (None, True), outcome.texts[0][:2000]
 

@@ -21,7 +21,8 @@ worker only; a long batch of one syntax, or an uneven mix, soon has every worker
 scheduling: the worker parses and detects each document as always.
 
 Robustness: a worker holds one document at a time. A worker that dies (a crash inside Saxon, the OOM killer,
-``os._exit``) costs only that document, which gets an error result with code ``worker.crashed``; a new worker
+``os._exit``) costs only that document, which gets an error result with code ``server.error`` (reason
+``worker-died``); a new worker
 takes its place and the batch goes on. A broken installation (``ruleset.*``) is not a per-document error: it
 raises :class:`~einvoice_validate.errors.RulesetError` from the iterator, as :meth:`Validator.validate` would.
 
@@ -60,7 +61,8 @@ from .parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS, Source, read_source
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
 
-WORKER_CRASHED = "worker.crashed"
+WORKER_CRASHED = "server.error"
+"""The code of a document whose worker process died (reason ``worker-died``)."""
 TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
 _TEST_CRASH_EXIT = 70
 _WINDOW_PER_WORKER = 8
@@ -78,14 +80,14 @@ class _Model(BaseModel):
 
 
 class BatchError(_Model):
-    """Why one document of a batch could not be validated: the stable ``code`` and a ``detail`` for humans.
-
-    The codes are those of :mod:`einvoice_validate.errors`, plus ``worker.crashed`` (the worker process
-    validating this document died).
+    """Why one document of a batch could not be validated: the stable ``code`` (one of the API's, see
+    :mod:`einvoice_validate.errors`; ``server.error`` with reason ``worker-died`` when the worker process
+    validating it died), a ``detail`` for humans and the finer ``reason`` (or None).
     """
 
     code: str
     detail: str
+    reason: str | None = None
 
     @property
     def message(self) -> Message:
@@ -269,7 +271,7 @@ class BatchValidator:
                     try:
                         payload = _payload(source, config.limits)
                     except EInvoiceValidateError as exc:
-                        ready[index] = _error_result(index, name, exc.code, exc.detail)
+                        ready[index] = _error_result(index, name, exc.code, exc.detail, exc.reason)
                         continue
                     waiting.append(((index, name, payload), sniff_syntax(payload)))
                 now = time.monotonic()
@@ -298,7 +300,11 @@ class BatchValidator:
                                 f"{crashes_in_a_row} worker processes died in a row (last exit code {code})"
                             ) from None
                         ready[index] = _error_result(
-                            index, name, WORKER_CRASHED, f"the worker process validating {name} died (exit code {code})"
+                            index,
+                            name,
+                            WORKER_CRASHED,
+                            f"the worker process validating {name} died (exit code {code})",
+                            "worker-died",
                         )
                     else:
                         crashes_in_a_row = 0
@@ -399,8 +405,9 @@ def _name_of(source: object, index: int) -> str:
     return name if isinstance(name, str) else f"#{index}"
 
 
-def _error_result(index: int, name: str, code: str, detail: str) -> BatchResult:
-    return BatchResult(index=index, source=name, report=None, error=BatchError(code=code, detail=detail))
+def _error_result(index: int, name: str, code: str, detail: str, reason: str | None = None) -> BatchResult:
+    error = BatchError(code=code, detail=detail, reason=reason)
+    return BatchResult(index=index, source=name, report=None, error=error)
 
 
 def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResult]:
@@ -411,7 +418,7 @@ def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResu
         except RulesetError:
             raise
         except EInvoiceValidateError as exc:
-            yield _error_result(index, name, exc.code, exc.detail)
+            yield _error_result(index, name, exc.code, exc.detail, exc.reason)
         else:
             yield BatchResult(index=index, source=name, report=report, error=None)
 
@@ -436,7 +443,7 @@ class _WorkerConfig:
 
 # Messages: parent -> worker: the _WorkerConfig, then (index, name, payload) per document, payload a path str or
 # bytes; end-of-file stops the worker.
-# worker -> parent: (index, "ok", report dict) | (index, "error", (is_ruleset_error, code, detail))
+# worker -> parent: (index, "ok", report dict) | (index, "error", (is_ruleset_error, code, detail, reason))
 #                  | (index, "raise", traceback text) for an unexpected exception (a bug: the batch stops).
 _Task = tuple[int, str, str | bytes]
 _Reply = tuple[int, Literal["ok", "error", "raise"], Any]
@@ -498,7 +505,7 @@ def _worker_entry() -> None:
             report = validator.validate(payload)
             reply = (index, "ok", report.model_dump(mode="json", by_alias=True))
         except EInvoiceValidateError as exc:
-            reply = (index, "error", (isinstance(exc, RulesetError), exc.code, exc.detail))
+            reply = (index, "error", (isinstance(exc, RulesetError), exc.code, exc.detail, exc.reason))
         except Exception:
             reply = (index, "raise", traceback.format_exc())
         try:
@@ -616,8 +623,8 @@ def _from_reply(index: int, name: str, reply: _Reply) -> BatchResult | BaseExcep
     if status == "ok":
         return BatchResult(index=index, source=name, report=Report.model_validate(body), error=None)
     if status == "error":
-        is_ruleset_error, code, detail = body
+        is_ruleset_error, code, detail, reason = body
         if is_ruleset_error:
-            return RulesetError(code, detail)
-        return _error_result(index, name, code, detail)
+            return RulesetError(code, detail, reason=reason)
+        return _error_result(index, name, code, detail, reason)
     return RuntimeError(f"a worker failed on {name}:\n{body}")
