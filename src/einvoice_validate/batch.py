@@ -28,7 +28,8 @@ raises :class:`~einvoice_validate.errors.RulesetError` from the iterator, as :me
 
 Workers are fresh interpreters (never a ``fork`` of a process that may have loaded Saxon), and the caller's
 ``__main__`` is not re-imported in them, so no ``if __name__ == "__main__"`` guard is needed. Reports travel back
-as their JSON-mode dicts (measured cheaper than pickling the models, on both sides).
+as JSON (cheaper than pickling the models, on both sides). The worker process and its protocol are in
+:mod:`einvoice_validate.pool.worker`, shared with the service pool (:class:`einvoice_validate.pool.Pool`).
 
 Test-only hook: when the environment variable ``EINVOICE_VALIDATE_TEST_CRASH_ON`` is set while a pool starts,
 its workers call ``os._exit(70)`` on a document whose source name (or its base name) equals the value. It is
@@ -37,20 +38,12 @@ read once in the parent and handed to the workers; it exists so the tests can ki
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing.connection
 import os
-import pickle
-import signal
-import struct
-import subprocess
-import sys
 import time
-import traceback
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -58,18 +51,26 @@ from .errors import EInvoiceValidateError, RulesetError, message_for_code
 from .findings import Message, Report
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS, Source, read_source
+from .pool.worker import (
+    TEST_CRASH_ENV,
+    Reply,
+    Task,
+    WorkerConfig,
+    WorkerProcess,
+    error_from_reply,
+    recv,
+    send,
+    worker_env,
+)
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
 
 WORKER_CRASHED = "server.error"
 """The code of a document whose worker process died (reason ``worker-died``)."""
-TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
-_TEST_CRASH_EXIT = 70
 _WINDOW_PER_WORKER = 8
 _WAITING_BYTES = 64 * 1024 * 1024
 _SNIFF_BYTES = 8192
 _SYNTAX_MARKS = ((UBL_INVOICE_NS.encode(), "ubl"), (UBL_CN_NS.encode(), "ubl"), (CII_NS.encode(), "cii"))
-_JOIN_TIMEOUT = 5.0
 HELP_AFTER_SECONDS = 2.0
 """A worker takes on a syntax it has not compiled once it has been left idle this long in all while documents of
 that syntax waited for other workers (compiling a syntax costs about 0.6 s)."""
@@ -203,8 +204,10 @@ class BatchValidator:
 
         # Resolved now, in this process: the workers get an explicit home.
         home = Path(rules_home) if rules_home is not None else default_home()
-        self._config = _WorkerConfig(profile, home, xsd_gate, limits, os.environ.get(TEST_CRASH_ENV) or None)
-        self._env = _worker_env()
+        options = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate}
+        self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
+        self._limits = limits
+        self._env = worker_env()
 
     def __enter__(self) -> BatchValidator:
         return self
@@ -238,14 +241,14 @@ class BatchValidator:
             self._busy = False
 
     def _iter_pool(self, sources: Iterable[Source]) -> Iterator[BatchResult]:
-        config, pool, workers = self._config, self._pool, self.workers
+        pool, workers = self._pool, self.workers
         window = _WINDOW_PER_WORKER * workers
         source_iter = iter(sources)
         exhausted = False
         next_index = 0  # the next source to take
         next_out = 0  # the next result to hand out
         ready: dict[int, BatchResult | BaseException] = {}
-        waiting: list[tuple[_Task, str | None]] = []  # taken, not yet given to a worker: (task, syntax), oldest first
+        waiting: list[tuple[Task, str | None]] = []  # taken, not yet given to a worker: (task, syntax), oldest first
         unstarted = _Slot()  # stands for the workers not started yet
         last = time.monotonic()
         crashes_in_a_row = 0
@@ -269,11 +272,11 @@ class BatchValidator:
                     next_index += 1
                     name = _name_of(source, index)
                     try:
-                        payload = _payload(source, config.limits)
+                        payload = _payload(source, self._limits)
                     except EInvoiceValidateError as exc:
                         ready[index] = _error_result(index, name, exc.code, exc.detail, exc.reason)
                         continue
-                    waiting.append(((index, name, payload), sniff_syntax(payload)))
+                    waiting.append(((index, name, payload, None), sniff_syntax(payload)))
                 now = time.monotonic()
                 timeout = self._dispatch(waiting, unstarted, now - last)
                 last = now
@@ -290,7 +293,7 @@ class BatchValidator:
                     index, name = w.task
                     w.task = None
                     try:
-                        reply: _Reply = _recv(fd)
+                        reply: Reply = recv(fd)
                     except (EOFError, OSError):
                         pool.remove(w)
                         code = w.close()
@@ -316,7 +319,7 @@ class BatchValidator:
                 w.process.kill()
                 w.close()
 
-    def _dispatch(self, waiting: list[tuple[_Task, str | None]], unstarted: _Slot, elapsed: float) -> float | None:
+    def _dispatch(self, waiting: list[tuple[Task, str | None]], unstarted: _Slot, elapsed: float) -> float | None:
         """Give idle workers, started as needed, a waiting document each (see "Routing by syntax" and
         :func:`_choose`). ``elapsed``: seconds since the last call, counted as idle time for every worker left idle
         then. Returns the seconds until a worker left idle now may help with another syntax, or None."""
@@ -353,7 +356,7 @@ class BatchValidator:
 # --- shared helpers -----------------------------------------------------------------------------------------
 
 
-def _room(waiting: list[tuple[_Task, str | None]], workers: int) -> bool:
+def _room(waiting: list[tuple[Task, str | None]], workers: int) -> bool:
     """Whether another document may wait: one per worker always, more while their bytes stay under the cap."""
     return len(waiting) < workers or sum(len(t[2]) for t, _ in waiting if isinstance(t[2], bytes)) < _WAITING_BYTES
 
@@ -423,106 +426,7 @@ def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResu
             yield BatchResult(index=index, source=name, report=report, error=None)
 
 
-# --- the worker process -------------------------------------------------------------------------------------
-#
-# A worker is a fresh interpreter (``python -c`` importing this module), not a multiprocessing child: nothing of
-# the parent is inherited (no Saxon state, safe whatever the parent loaded), and the caller's ``__main__`` is
-# never re-imported (a script without the ``if __name__ == "__main__"`` guard still works). The protocol runs on
-# the worker's stdin/stdout as length-prefixed pickles; the worker moves its own stdout to stderr first, so
-# whatever Saxon or a library prints cannot corrupt it. A dead worker shows as end-of-file on its pipe.
-
-
-@dataclass(frozen=True, slots=True)
-class _WorkerConfig:
-    profile: str | None
-    rules_home: Path
-    xsd_gate: bool
-    limits: Limits
-    crash_on: str | None  # test-only, see the module docstring
-
-
-# Messages: parent -> worker: the _WorkerConfig, then (index, name, payload) per document, payload a path str or
-# bytes; end-of-file stops the worker.
-# worker -> parent: (index, "ok", report dict) | (index, "error", (is_ruleset_error, code, detail, reason))
-#                  | (index, "raise", traceback text) for an unexpected exception (a bug: the batch stops).
-_Task = tuple[int, str, str | bytes]
-_Reply = tuple[int, Literal["ok", "error", "raise"], Any]
-_HEADER = struct.Struct(">Q")
-
-
-def _send(fd: int, obj: object) -> None:
-    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    for part in (_HEADER.pack(len(body)), body):
-        data = memoryview(part)
-        while data:
-            data = data[os.write(fd, data) :]
-
-
-def _read_exact(fd: int, size: int) -> bytes:
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(fd, min(size, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _recv(fd: int) -> Any:
-    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    return pickle.loads(_read_exact(fd, size))
-
-
-def _worker_entry() -> None:
-    """Entry point of a worker process: one Validator for life, one document at a time, until end-of-file."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops the workers
-    inp, out = os.dup(0), os.dup(1)
-    os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    try:
-        config: _WorkerConfig = _recv(inp)
-    except EOFError:
-        return
-    validator: Any = None
-    while True:
-        try:
-            index, name, payload = _recv(inp)
-        except (EOFError, OSError):
-            return  # the parent is done (or gone)
-        if config.crash_on is not None and config.crash_on in (name, os.path.basename(name)):
-            os._exit(_TEST_CRASH_EXIT)  # test-only hook
-        reply: _Reply
-        try:
-            if validator is None:
-                from .validator import Validator
-
-                validator = Validator(
-                    config.profile, rules_home=config.rules_home, limits=config.limits, xsd_gate=config.xsd_gate
-                )
-            report = validator.validate(payload)
-            reply = (index, "ok", report.model_dump(mode="json", by_alias=True))
-        except EInvoiceValidateError as exc:
-            reply = (index, "error", (isinstance(exc, RulesetError), exc.code, exc.detail, exc.reason))
-        except Exception:
-            reply = (index, "raise", traceback.format_exc())
-        try:
-            _send(out, reply)
-        except OSError:
-            return
-
-
 # --- the pool (parent side) ---------------------------------------------------------------------------------
-
-
-def _worker_env() -> dict[str, str]:
-    """The parent's environment, with this package importable however the parent found it."""
-    env = dict(os.environ)
-    package_parent = str(Path(__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
-    return env
 
 
 class _Slot:
@@ -537,64 +441,26 @@ class _Slot:
         self.declined = False  # left idle by the last dispatch
 
 
-class _Worker(_Slot):
-    __slots__ = ("process", "task")
+class _Worker(_Slot, WorkerProcess):
+    """A worker process with what the router knows of it and the document it holds."""
 
-    def __init__(self, config: _WorkerConfig, env: dict[str, str]) -> None:
-        super().__init__()
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "from einvoice_validate.batch import _worker_entry; _worker_entry()"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            bufsize=0,
-        )
+    def __init__(self, config: WorkerConfig, env: dict[str, str]) -> None:
+        _Slot.__init__(self)
+        WorkerProcess.__init__(self, config, env)
         self.task: tuple[int, str] | None = None  # (index, name) of the document it holds
-        _send(self.stdin, config)
-
-    @property
-    def stdin(self) -> int:
-        assert self.process.stdin is not None
-        return self.process.stdin.fileno()
-
-    @property
-    def stdout(self) -> int:
-        assert self.process.stdout is not None
-        return self.process.stdout.fileno()
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def stop(self) -> None:
-        """Close its input: the worker finishes and exits."""
-        if self.process.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.process.stdin.close()
-
-    def close(self) -> int:
-        """Wait for the worker to exit (killing it after a grace period); its exit code."""
-        self.stop()
-        try:
-            code = self.process.wait(_JOIN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        return code
 
 
 class _PoolBroken(RuntimeError):
     """Workers keep dying: the environment, not a document, is at fault."""
 
 
-def _assign(pool: list[_Worker], worker: _Worker, config: _WorkerConfig, env: dict[str, str], task: _Task) -> _Worker:
+def _assign(pool: list[_Worker], worker: _Worker, config: WorkerConfig, env: dict[str, str], task: Task) -> _Worker:
     """Send ``task`` to ``worker`` and return the worker that took it: an idle worker found dead is replaced first
     (it held no document)."""
     for _ in range(3):
         if worker.alive():
             try:
-                _send(worker.stdin, task)
+                send(worker.stdin, task)
             except OSError:
                 pass
             else:
@@ -618,13 +484,13 @@ def _payload(source: Source, limits: Limits) -> str | bytes:
     return data
 
 
-def _from_reply(index: int, name: str, reply: _Reply) -> BatchResult | BaseException:
+def _from_reply(index: int, name: str, reply: Reply) -> BatchResult | BaseException:
     _, status, body = reply
     if status == "ok":
-        return BatchResult(index=index, source=name, report=Report.model_validate(body), error=None)
+        return BatchResult(index=index, source=name, report=Report.model_validate_json(body[0]), error=None)
     if status == "error":
-        is_ruleset_error, code, detail, reason = body
-        if is_ruleset_error:
-            return RulesetError(code, detail, reason=reason)
-        return _error_result(index, name, code, detail, reason)
+        exc = error_from_reply(body)
+        if isinstance(exc, RulesetError):
+            return exc
+        return _error_result(index, name, exc.code, exc.detail, exc.reason)
     return RuntimeError(f"a worker failed on {name}:\n{body}")

@@ -18,7 +18,9 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     │                                                                                 profile-mismatch
     ├── PoolBusy                          invoice.busy 503: the pool's queue is full; retry after ``retry_after`` s
     ├── WorkerDied                        server.error 500: the worker process holding the document died
-    │                                     (reason: worker-died); the other documents are unaffected
+    │                                     (reason: worker-died) or overran the time limit (timeout); the other
+    │                                     documents are unaffected. An unexpected exception inside a worker (a
+    │                                     bug) is ``server.error`` with reason ``internal``
     └── RulesetError                      an *operator* error, the installation cannot validate (never "silently
         │                                 green"); its codes are not the API's: at the HTTP boundary (wire.py)
         │                                 it becomes ``500 server.error`` and the code stays in the server's log
@@ -73,7 +75,7 @@ REASONS: dict[str, tuple[str, ...]] = {
     "document.unsupported-type": ("root", "envelope", "no-profile"),
     "request.invalid-parameter": ("profile-unknown", "profile-mismatch"),
     "invoice.busy": ("queue-full",),
-    "server.error": ("worker-died",),
+    "server.error": ("worker-died", "timeout", "internal"),
 }
 """The ``reason`` values of each code (the finer distinctions a library user or a log may want)."""
 
@@ -148,7 +150,8 @@ class PoolBusy(EInvoiceValidateError):
 
 
 class WorkerDied(EInvoiceValidateError):
-    """The worker process validating the document died (Saxon crash, OOM kill): ``server.error``."""
+    """The worker process validating the document died (Saxon crash, OOM kill; reason ``worker-died``) or was
+    stopped after the document's time limit (reason ``timeout``): ``server.error``."""
 
-    def __init__(self, detail: str) -> None:
-        super().__init__("server.error", detail, reason="worker-died")
+    def __init__(self, detail: str, *, reason: str = "worker-died") -> None:
+        super().__init__("server.error", detail, reason=reason)
