@@ -99,7 +99,7 @@ def test_problem_refuses_what_the_api_does_not_say() -> None:
     with pytest.raises(KeyError):
         problem("document.forbidden-construct", "x", "/v1/x")
     with pytest.raises(ValueError):
-        problem("server.error", "x", "/invoices")  # instance must begin with /v1
+        problem("server.error", "x", "v1/invoices")  # instance is a request path
     with pytest.raises(ValueError):
         problem("invoice.invalid", "x", "/v1/invoices")  # findings are required
     with pytest.raises(ValueError):

@@ -78,6 +78,33 @@ def _parser() -> argparse.ArgumentParser:
     rs_sub.add_parser("verify", help="re-check every installed file against its manifest")
 
     sub.add_parser("profiles", help="list the profiles and their packs")
+
+    srv = sub.add_parser("serve", help="run the validation service (HTTP; needs the [server] extra)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (non-loopback only with --keys)")
+    srv.add_argument("--port", type=int, default=8080)
+    srv.add_argument("--workers", type=_positive_int, metavar="N", help="worker processes (default: one per core)")
+    srv.add_argument("--keys", type=Path, metavar="FILE", help="access keys (see `keys create`); without: no keys")
+    srv.add_argument("--queue-size", type=_positive_int, metavar="N", help="documents waiting (default 8 per worker)")
+    srv.add_argument("--max-body-bytes", type=_positive_int, metavar="N", help="largest body (default 100 MiB)")
+    srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
+    srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
+    srv.add_argument("--document-timeout", type=float, metavar="S", default=120.0, help="seconds per document")
+    srv.add_argument("--max-documents", type=int, metavar="N", default=5_000, help="recycle a worker after N")
+    srv.add_argument(
+        "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
+    )
+    srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+
+    keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
+    keys_sub = keys.add_subparsers(dest="action", required=True)
+    create = keys_sub.add_parser("create", help="create a key, print it once, store its checksum")
+    create.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    create.add_argument("--permission", choices=("invoices", "admin"), default="invoices")
+    listing = keys_sub.add_parser("list", help="list the keys (ids, permissions; never the keys)")
+    listing.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    revoke.add_argument("id")
     return parser
 
 
@@ -93,6 +120,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _validate(args, out, err)
         if args.command == "rulesets":
             return _rulesets(args, out, err)
+        if args.command == "serve":
+            return _serve(args, err)
+        if args.command == "keys":
+            return _keys(args, out, err)
         return _profiles(out)
     except EInvoiceValidateError as exc:
         print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
@@ -332,6 +363,60 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for code, rel, detail in problems:
             print(f"  {code}: {rel}: {detail}", file=out)
     return EXIT_VALID if bad == 0 else EXIT_ERROR
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    from .limits import DEFAULT_LIMITS
+
+    try:
+        from .server.run import NotLoopback, serve
+        from .server.settings import ServerSettings
+    except ImportError as exc:  # pragma: no cover - the [server] extra is missing
+        print(
+            f"einvoice-validate: serve needs the server extra (pip install 'einvoice-validate[server]'): {exc}",
+            file=err,
+        )
+        return EXIT_ERROR
+    settings = ServerSettings(
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        queue_size=args.queue_size,
+        max_body_bytes=args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes,
+        body_timeout=args.body_timeout,
+        max_in_flight_per_client=args.max_in_flight,
+        document_timeout=args.document_timeout,
+        max_documents=args.max_documents,
+        keys_file=args.keys,
+        prepare=tuple(args.prepare),
+        xsd_gate=args.xsd_gate,
+        rules_home=args.home,
+    )
+    try:
+        return EXIT_VALID if serve(settings) else EXIT_ERROR
+    except NotLoopback as exc:
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
+
+
+def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .server.access import create_key, load_keys, revoke_key
+
+    if args.action == "create":
+        key, entry = create_key(args.keys, args.permission)
+        print(key, file=out)
+        print(
+            f"key {entry.id} ({entry.permission}) stored as a checksum in {args.keys}; it is shown only now", file=err
+        )
+        return EXIT_VALID
+    if args.action == "list":
+        for e in load_keys(args.keys):
+            print(f"{e.id}  {e.permission:<8} {e.created}{'  revoked' if e.revoked else ''}", file=out)
+        return EXIT_VALID
+    if revoke_key(args.keys, args.id):
+        return EXIT_VALID
+    print(f"einvoice-validate: no key {args.id} in {args.keys}", file=err)
+    return EXIT_ERROR
 
 
 def _profiles(out: TextIO) -> int:

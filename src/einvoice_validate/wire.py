@@ -6,7 +6,8 @@ library gives only codes of this table (:data:`~einvoice_validate.errors.ERROR_C
 (:class:`~einvoice_validate.errors.RulesetError`, a broken installation) becomes ``500 server.error`` here.
 
 A problem document has the members ``type`` (``about:blank``), ``title`` (the HTTP reason phrase), ``status``,
-``code``, ``detail`` (English), ``instance`` (the request path, beginning with ``/v1``), plus ``findings``
+``code``, ``detail`` (English), ``instance`` (the request path: the API's paths begin with ``/v1``; a request
+to a path outside them gets ``404 request.not-found`` with that path), plus ``findings``
 with ``invoice.invalid`` and ``errors`` with ``request.invalid``; nothing else.
 
 A finding on the wire is :meth:`Finding.model_dump` in JSON mode by alias: the API's members ``ruleId``,
@@ -135,8 +136,8 @@ def problem(
         ValueError: ``findings`` / ``errors`` given with another code, or missing with theirs.
     """
     status = STATUS[code]
-    if not instance.startswith("/v1"):
-        raise ValueError(f"a problem's instance is a request path beginning with /v1, not {instance!r}")
+    if not instance.startswith("/"):
+        raise ValueError(f"a problem's instance is a request path, not {instance!r}")
     if (findings is not None) != (code == "invoice.invalid"):
         raise ValueError("findings go with invoice.invalid, and only with it")
     if errors is not None and code != "request.invalid":
