@@ -243,6 +243,7 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
         finally:
             state["stopping"] = True
             await asyncio.to_thread(the_pool.close, settings.shutdown_grace)
+            log.info("stopped: the pool is closed (%s)", the_pool.stats())
 
     app = Starlette(
         routes=[
