@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SHARED ?= $(if $(EINVOICE_SHARED),$(EINVOICE_SHARED),$(CURDIR)/../shared)
 export EINVOICE_SHARED := $(SHARED)
 
-.PHONY: demo test lint rulesets reference bench clean
+.PHONY: demo test lint rulesets reference bench bench-server clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ lint: $(VENV)/.installed
 
 bench: rulesets reference
 	$(BIN)/python -m pytest benchmarks --benchmark-enable
+
+## our server against the reference daemon (wrk from Debian, installed here if missing)
+bench-server: rulesets reference
+	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(BIN)/python benchmarks/server.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache
