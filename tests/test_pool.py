@@ -112,6 +112,10 @@ def test_dead_worker_costs_only_its_document(registry: Registry, monkeypatch: py
         died = outcomes[2]
         assert isinstance(died, WorkerDied) and (died.code, died.reason) == ("server.error", "worker-died")
         assert small.stats()["deaths"] == 1 and small.ready
+        deadline = time.monotonic() + 30
+        while small.stats()["alive"] < 1:  # the replacement starts without waiting for another document
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
 
 
 def test_worker_killed_from_outside_while_idle_costs_nothing(registry: Registry) -> None:

@@ -249,8 +249,8 @@ class Pool:
 
     @property
     def ready(self) -> bool:
-        """Started, not closed, and every worker process alive."""
-        return self._started and not self._closed and all(s.proc is not None and s.proc.alive() for s in self._slots)
+        """Started, not closed, and a worker process alive (``stats()["alive"]`` says how many)."""
+        return self._started and not self._closed and any(s.proc is not None and s.proc.alive() for s in self._slots)
 
     def worker_pids(self) -> list[int]:
         """The process ids of the current workers (and of replacements being prepared)."""
@@ -310,6 +310,15 @@ class Pool:
                 job.future.set_exception(outcome)
             else:
                 job.future.set_result(outcome)
+            if slot.proc is None and not self._closed:
+                self._heal(slot)
+
+    def _heal(self, slot: _Slot) -> None:
+        """Start the replacement of a worker that died (after its caller heard of it), so the pool is whole again
+        without waiting for the next document; a failure is left to the next document to retry."""
+        with contextlib.suppress(Exception):
+            slot.proc = self._fresh()
+            slot.documents = 0
 
     def _fresh(self) -> WorkerProcess:
         proc = WorkerProcess(self._config, self._env)
