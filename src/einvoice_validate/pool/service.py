@@ -343,8 +343,11 @@ class Pool:
             try:
                 send(proc.stdin, (0, job.name, job.payload, job.profile))
             except OSError:
+                proc.process.kill()  # it died (or is dying) before it took the document
+                proc.close(timeout=1.0)
+                slot.proc = None
                 if attempt == 0:
-                    continue  # it died before it took the document: the replacement takes it
+                    continue  # the replacement takes the document
                 raise
             break
         outcome = self._reply(slot, proc)
