@@ -115,7 +115,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     cmd = [sys.executable, "-m", "einvoice_validate", "serve", "--port", str(port), "--workers", "2"]
-    cmd += ["--queue-size", "48", "--max-in-flight", "1000"]
+    cmd += ["--queue-size", str(CONCURRENCY), "--max-in-flight", "1000"]  # busy only if something is wrong
     with log.open("wb") as out:
         process = subprocess.Popen(
             cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(REPO / "src")}
@@ -168,8 +168,8 @@ def test_thousands_of_mixed_requests(server: Server) -> None:
     results = asyncio.run(_fire(server.base, load, CONCURRENCY))
     elapsed = time.monotonic() - start
     outcomes = [_check(c, r) for c, r in zip(load, results, strict=True)]
-    assert outcomes.count("died") == 0
-    assert outcomes.count("ok") >= REQUESTS * 0.9, outcomes.count("busy")
+    # the queue holds every connection's request: no busy answer, no worker died
+    assert outcomes.count("ok") == REQUESTS, (outcomes.count("busy"), outcomes.count("died"))
     print(f"{REQUESTS} requests in {elapsed:.1f} s ({REQUESTS / elapsed:.0f}/s), busy: {outcomes.count('busy')}")
 
 
