@@ -12,7 +12,16 @@ import pytest
 from einvoice_validate import Finding, InputError, Report, RulesetError, Severity
 from einvoice_validate.errors import ERROR_CODES, REASONS, RULESET_CODES, PoolBusy, ProfileError, WorkerDied
 from einvoice_validate.findings import Message
-from einvoice_validate.wire import PROBLEM_MEMBERS, STATUS, invalid_invoice, problem, problem_for_error, status_of
+from einvoice_validate.wire import (
+    FINDING_EXTRA_MEMBERS,
+    PROBLEM_MEMBERS,
+    STATUS,
+    error_object,
+    invalid_invoice,
+    problem,
+    problem_for_error,
+    status_of,
+)
 from tests.conftest import SHARED
 
 REPO = Path(__file__).resolve().parents[1]
@@ -176,9 +185,17 @@ def test_report_with_errors_is_invoice_invalid_with_all_findings() -> None:
     api_members = {"ruleId", "severity", "location", "message", "source"}
     assert api_members <= set(doc["findings"][0])
     assert set(doc["findings"][0]) - api_members == {"flag", "stage", "line", "column", "terms"}
+    assert set(FINDING_EXTRA_MEMBERS) == {"flag", "stage", "line", "column", "terms"}
     assert doc["findings"][0]["message"] == {"en": "e", "de": "d"}
 
 
 def test_warnings_alone_do_not_stop_issuing() -> None:
     assert invalid_invoice(_report(_finding("BR-DE-21", Severity.WARNING))) is None
     assert invalid_invoice(_report()) is None
+
+
+def test_error_object_of_the_cli() -> None:
+    obj = error_object("server.error", "the worker died")
+    assert set(obj) == {"code", "message", "detail"} and obj["code"] == "server.error"
+    assert obj["message"]["en"] != obj["message"]["de"]
+    assert WorkerDied("the worker died").to_dict() == obj

@@ -97,7 +97,9 @@ class BatchError(_Model):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
+        from .wire import error_object
+
+        return error_object(self.code, self.detail)
 
 
 class BatchResult(_Model):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .errors import EInvoiceValidateError
 from .findings import Report, Severity
+from .wire import error_object
 
 if TYPE_CHECKING:
     from .batch import BatchError
@@ -283,7 +284,7 @@ def _row(name: str, report: Report | None, error: BatchError | None) -> dict[str
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
-        "error": error.to_dict() if error else None,
+        "error": error_object(error.code, error.detail) if error else None,
     }
 
 

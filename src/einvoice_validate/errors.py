@@ -107,7 +107,9 @@ class EInvoiceValidateError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
+        from .wire import error_object
+
+        return error_object(self.code, self.detail)
 
 
 def _rebuild(cls: type[EInvoiceValidateError], code: str, detail: str, reason: str | None) -> EInvoiceValidateError:

@@ -10,8 +10,9 @@ A problem document has the members ``type`` (``about:blank``), ``title`` (the HT
 to a path outside them gets ``404 request.not-found`` with that path), plus ``findings``
 with ``invoice.invalid`` and ``errors`` with ``request.invalid``; nothing else.
 
-A finding on the wire is :meth:`Finding.model_dump` in JSON mode by alias: the API's members ``ruleId``,
-``severity``, ``location``, ``message`` (``de``, ``en``) and ``source``, plus the stable extra members listed in
+The CLI's ``json``/``jsonl`` rows carry a document's error as :func:`error_object` (code, message in English
+and German, detail). A finding on the wire is :meth:`Finding.model_dump` in JSON mode by alias: the API's members
+``ruleId``, ``severity``, ``location``, ``message`` (``de``, ``en``) and ``source``, plus the stable extras in
 :data:`FINDING_EXTRA_MEMBERS` (and ``message.ro`` for CIUS-RO's Romanian texts). ``location`` is the SVRL
 location XPath (the element path for XSD findings), or null for a finding about the whole document.
 """
@@ -22,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
-from .errors import EInvoiceValidateError, RulesetError
+from .errors import EInvoiceValidateError, RulesetError, message_for_code
 from .findings import Finding, Report
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "PROBLEM_MEMBERS",
     "STATUS",
     "TITLES",
+    "error_object",
     "finding",
     "invalid_invoice",
     "problem",
@@ -179,3 +181,9 @@ def invalid_invoice(report: Report, instance: str = ISSUE_INSTANCE) -> dict[str,
 def finding(f: Finding) -> dict[str, Any]:
     """The wire form of a finding (see the module docstring for its members)."""
     return f.model_dump(mode="json", by_alias=True)
+
+
+def error_object(code: str, detail: str) -> dict[str, Any]:
+    """The error object of the CLI's ``json``/``jsonl`` output and of ``to_dict()``:
+    ``{"code", "message": {"en", "de"}, "detail"}``."""
+    return {"code": code, "message": message_for_code(code).model_dump(mode="json"), "detail": detail}
