@@ -201,7 +201,11 @@ class JavaEngine:
         if text is None and (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
             stream = jvm.byte_stream(jvm.jpype.JArray(jvm.jpype.JByte)(document.data))
             return _build(jvm, jvm.input_source(stream))
-        return _build(jvm, jvm.input_source(jvm.string_reader(text if text is not None else document.text())))
+        return self.parse_text(text if text is not None else document.text())
+
+    def parse_text(self, text: str) -> JavaDocument:
+        jvm = _java()
+        return _build(jvm, jvm.input_source(jvm.string_reader(text)))
 
     def compile(self, path: Path, checksum: str) -> JavaStylesheet:
         key = (path.resolve(), checksum)

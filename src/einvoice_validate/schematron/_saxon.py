@@ -175,5 +175,8 @@ class SaxonCEngine:
     def load(self, document: Document, *, slim_attachments: bool = False) -> SaxonDocument:
         return to_saxon(document, slim_attachments=slim_attachments)
 
+    def parse_text(self, text: str) -> SaxonDocument:
+        return parse_document(text)
+
     def compile(self, path: Path, checksum: str) -> Stylesheet:
         return compile_stylesheet(path, checksum)

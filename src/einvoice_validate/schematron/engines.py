@@ -114,6 +114,10 @@ class Engine(Protocol):
         """The parsed, checked ``document`` inside the engine (see :func:`slimmed_text`)."""
         ...
 
+    def parse_text(self, text: str) -> Any:
+        """A document from text that already passed the hardened parser (tests hand over rule-test fragments)."""
+        ...
+
     def compile(self, path: Path, checksum: str) -> CompiledStylesheet:
         """The stylesheet at ``path``, compiled once per process (keyed by path and sha256)."""
         ...
