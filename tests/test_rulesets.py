@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from einvoice_validate import RulesetError, Validator
-from einvoice_validate.rulesets import Registry, install, load_manifests
-from einvoice_validate.rulesets import download
+from einvoice_validate.rulesets import Registry, download, install, load_manifests
 from einvoice_validate.rulesets.registry import sha256_file
 
 EXPECTED_PACKS = {

@@ -340,7 +340,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_VALID
     needed = _needed_packs()
     installed = {p.key: p for p in registry.installed()}
-    missing = [key for key in needed if key not in installed]
+    missing = sorted(key for key in needed if key not in installed)
     if args.action == "list":
         print(f"rules home: {registry.home}", file=out)
         for key, manifest in sorted(registry.manifests.items()):

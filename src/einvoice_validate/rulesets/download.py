@@ -98,7 +98,7 @@ class Downloader:
         mirror: str | None = None,
         on_progress: ProgressCallback | None = None,
         *,
-        max_bytes: int = MAX_DOWNLOAD_BYTES,
+        max_bytes: int | None = None,
         attempts: int = ATTEMPTS,
         retry_wait: float | None = None,
         timeout: float = TIMEOUT_S,
@@ -106,7 +106,7 @@ class Downloader:
         self.directory = directory
         self.mirror = mirror if mirror is not None else (os.environ.get(MIRROR_ENV) or None)
         self.on_progress = on_progress
-        self.max_bytes = max_bytes
+        self.max_bytes = MAX_DOWNLOAD_BYTES if max_bytes is None else max_bytes
         self.attempts = max(1, attempts)
         self.retry_wait = RETRY_WAIT_S if retry_wait is None else retry_wait
         self.timeout = timeout
