@@ -401,11 +401,14 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
 
     mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
     if args.source is not None:
-        print(f"installing the rule packs from {args.source} (no network access)", file=err)
+        print(f"installing the rule packs from {args.source} into {registry.home} (no network access)", file=err)
     elif mirror:
-        print(f"downloading the rule packs through the mirror {mirror}", file=err)
+        print(f"downloading the rule packs through the mirror {mirror} into {registry.home}", file=err)
     else:
-        print("downloading the rule packs from upstream (`rulesets sources` lists the addresses)", file=err)
+        print(
+            f"downloading the rule packs from upstream into {registry.home} (`rulesets sources` lists the addresses)",
+            file=err,
+        )
     bar = _DownloadBar(err) if args.source is None and _isatty(err) else None
     try:
         packs = install(
