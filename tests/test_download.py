@@ -272,6 +272,7 @@ def test_from_a_folder_of_downloads(server: Server, tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as info:
         install(Registry(tmp_path / "c", manifests), flat, ["en16931-cii@1.3.15"])
     assert info.value.code == "ruleset.missing" and "LICENSE.txt" in info.value.detail
+    assert "unpacked official layout" in info.value.detail
 
 
 def test_manifest_paths_cannot_leave_the_pack_folder() -> None:
@@ -305,3 +306,17 @@ def test_cli_verify_and_list_name_every_missing_pack(tmp_path: Path) -> None:
         assert main(["--home", str(tmp_path / "empty"), "rulesets", action], stdout=out, stderr=err) == 2
         for key in load_manifests():
             assert f"pack {key} is not installed" in err.getvalue(), (action, key)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_cli_draws_a_progress_bar_on_a_terminal_only(server: Server, tmp_path: Path) -> None:
+    args = ["rulesets", "install", "--mirror", server.url, "cii-d16b@D16B"]
+    terminal, pipe = _Terminal(), io.StringIO()
+    assert main(["--home", str(tmp_path / "a"), *args], stdout=io.StringIO(), stderr=terminal) == 0
+    assert "\r" in terminal.getvalue() and "CrossIndustryInvoice_100pD16B.xsd" in terminal.getvalue()
+    assert main(["--home", str(tmp_path / "b"), *args], stdout=io.StringIO(), stderr=pipe) == 0
+    assert "\r" not in pipe.getvalue() and "MB" not in pipe.getvalue()

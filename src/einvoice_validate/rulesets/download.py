@@ -14,6 +14,7 @@ A **mirror** (``--mirror URL`` or ``$EINVOICE_VALIDATE_MIRROR``) stands in for e
 
 from __future__ import annotations
 
+import http.client
 import os
 import time
 import urllib.error
@@ -127,7 +128,7 @@ class Downloader:
                 raise RulesetError(
                     "ruleset.install-failed", f"pack {pack}: cannot download {url}{via}: {exc}. {OFFLINE_HINT}"
                 ) from exc
-            except (urllib.error.URLError, OSError, ValueError) as exc:
+            except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
                 if attempt == self.attempts:
                     raise RulesetError(
                         "ruleset.install-failed",

@@ -66,6 +66,17 @@ def install(
                 staging = Path(tmp) / "pack"
                 if source is not None and is_unpacked_layout(Path(source), manifest):
                     _copy_from(manifest, Path(source), staging)
+                elif source is not None:
+                    try:
+                        _fetch(manifest, fetcher, staging)
+                    except RulesetError as exc:
+                        if exc.code != "ruleset.missing":
+                            raise
+                        raise RulesetError(
+                            exc.code,
+                            f"{exc.detail}; nor does {source} hold the unpacked official layout "
+                            f"({Path(source) / manifest.source_dir})",
+                        ) from exc
                 else:
                     _fetch(manifest, fetcher, staging)
                 if manifest.kind == "schematron":
