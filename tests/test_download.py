@@ -223,6 +223,11 @@ def test_mirror_maps_host_and_path() -> None:
     assert mirrored(url, None) == url
 
 
+def test_a_mirror_must_be_http(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="http"):
+        install(Registry(tmp_path / "home"), None, ["cii-d16b@D16B"], mirror="/some/folder")
+
+
 def test_a_server_error_is_retried(server: Server, tmp_path: Path) -> None:
     license_path = f"/{EN}/{EN_COMMITS['1.3.16']}/LICENSE.txt"
     server.fail_first[license_path] = [503]

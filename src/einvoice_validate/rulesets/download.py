@@ -106,6 +106,10 @@ class Downloader:
     ) -> None:
         self.directory = directory
         self.mirror = mirror if mirror is not None else (os.environ.get(MIRROR_ENV) or None)
+        if self.mirror and urllib.parse.urlsplit(self.mirror).scheme not in ("http", "https"):
+            raise RulesetError(
+                "ruleset.install-failed", f"the mirror must be an http(s):// address, not {self.mirror!r}"
+            )
         self.on_progress = on_progress
         self.max_bytes = MAX_DOWNLOAD_BYTES if max_bytes is None else max_bytes
         self.attempts = max(1, attempts)
