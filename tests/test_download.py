@@ -325,3 +325,12 @@ def test_cli_draws_a_progress_bar_on_a_terminal_only(server: Server, tmp_path: P
     assert "\r" in terminal.getvalue() and "CrossIndustryInvoice_100pD16B.xsd" in terminal.getvalue()
     assert main(["--home", str(tmp_path / "b"), *args], stdout=io.StringIO(), stderr=pipe) == 0
     assert "\r" not in pipe.getvalue() and "MB" not in pipe.getvalue()
+
+
+def test_cli_list_names_an_incomplete_pack(server: Server, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert main(["--home", str(home), "rulesets", "install", "--mirror", server.url, "cii-d16b@D16B"]) == 0
+    (home / "packs/cii-d16b/D16B/NOTICE").unlink()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--home", str(home), "rulesets", "list"], stdout=out, stderr=err) == 2
+    assert "INCOMPLETE" in out.getvalue() and "cii-d16b@D16B (1 file(s) missing, e.g. NOTICE)" in err.getvalue()

@@ -341,13 +341,21 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     needed = _needed_packs()
     installed = {p.key: p for p in registry.installed()}
     missing = sorted(key for key in needed if key not in installed)
-    if args.action == "list":
+    if args.action == "list":  # a quick look: files present (`verify` checks their sha256)
         print(f"rules home: {registry.home}", file=out)
+        incomplete = []
         for key, manifest in sorted(registry.manifests.items()):
-            state = "installed" if key in installed else "missing"
-            print(f"  {key:<22} {manifest.kind:<10} {state:<9} {manifest.title}", file=out)
+            state = "missing"
+            if key in installed:
+                gone = [rel for rel in manifest.files if not (installed[key].directory / rel).is_file()]
+                state = "INCOMPLETE" if gone else "installed"
+                if gone:
+                    incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
+            print(f"  {key:<22} {manifest.kind:<10} {state:<10} {manifest.title}", file=out)
         _report_missing(missing, needed, registry, err)
-        return EXIT_ERROR if missing else EXIT_VALID
+        for entry in incomplete:
+            print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
+        return EXIT_ERROR if missing or incomplete else EXIT_VALID
     broken = []
     for key, pack in sorted(installed.items()):
         problems = pack.problems()
