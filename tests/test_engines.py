@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import RulesetError, Validator
+from einvoice_validate import InputError, RulesetError, Validator
 from einvoice_validate.findings import Finding, Report
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
-from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, StylesheetRuntimeError, engine_name
+from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_name
 from tests.conftest import CORPUS
 
 BUSINESS_CASES = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
@@ -98,9 +98,21 @@ def test_the_java_parser_refuses_a_doctype_too(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET", encoding="utf-8")
     hostile = f'<!DOCTYPE x [<!ENTITY e SYSTEM "{secret.as_uri()}">]><x>&e;</x>'
-    with pytest.raises(StylesheetRuntimeError) as caught:
+    with pytest.raises(InputError) as caught:
         JavaEngine().parse_text(hostile)
-    assert "DOCTYPE" in caught.value.message and "TOP-SECRET" not in caught.value.message
+    assert caught.value.code == "document.unreadable"
+    assert "DOCTYPE" in caught.value.detail and "TOP-SECRET" not in caught.value.detail
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_document_only_lxml_can_read_is_unreadable_not_a_crash(engine: str, registry: Registry) -> None:
+    """U+FEFF opening a processing instruction's target: a name character for libxml2 (XML 1.0 fifth edition),
+    not for the engines' parsers (found by the property tests)."""
+    data = (Path(__file__).resolve().parents[1] / "examples" / "cius-ro-ubl-invoice.xml").read_bytes()
+    at = data.index(b"<?xml") + 2
+    with pytest.raises(InputError) as caught:
+        Validator(rules_home=registry.home, engine=engine).validate(data[:at] + "\ufeff".encode() + data[at:])
+    assert caught.value.code == "document.unreadable" and "processing instruction" in caught.value.detail
 
 
 def test_the_jar_is_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesetError
 from ..rulesets.manifest import bundled_dir
-from .engines import ERROR_CODE, EV_NS, RUN_TEMPLATE, StylesheetRuntimeError, slimmed_text, wrapper_text
+from .engines import (
+    ERROR_CODE,
+    EV_NS,
+    RUN_TEMPLATE,
+    StylesheetRuntimeError,
+    engine_rejects,
+    slimmed_text,
+    wrapper_text,
+)
 
 if TYPE_CHECKING:
     from ..parse import Document
@@ -103,7 +111,9 @@ class _Jvm:
         # Saxon would print warnings (e.g. an error while matching a pattern, which counts as no match) on the
         # process's stderr; what matters reaches the caller as findings or exceptions.
         silent = StandardLogger(PrintStream(OutputStream.nullOutputStream()))
-        self.processor.getUnderlyingConfiguration().setLogger(silent)
+        config = self.processor.getUnderlyingConfiguration()
+        config.setLogger(silent)
+        config.setErrorListener(self.error_listener([]))  # parse errors reach us as exceptions
         self.run_name = QName(EV_NS, RUN_TEMPLATE)
         self.api_exception = SaxonApiException
         self.byte_stream = ByteArrayInputStream
@@ -157,8 +167,8 @@ def _build(jvm: _Jvm, source: Any) -> JavaDocument:
     builder, reader = jvm.builder()
     try:
         return JavaDocument(builder.build(jvm.sax_source(reader, source)))
-    except jvm.api_exception as exc:  # cannot happen for a document lxml accepted, but never pass silently
-        raise StylesheetRuntimeError("SAXON", f"Saxon (Java) cannot read the document: {exc}") from exc
+    except jvm.api_exception as exc:
+        raise engine_rejects(exc.getMessage()) from exc
 
 
 class JavaStylesheet:

@@ -29,6 +29,7 @@ from .engines import (
     SLIM_KEEP_CHARS,
     SLIM_MIN_CHARS,
     StylesheetRuntimeError,
+    engine_rejects,
     slimmed_text,
     wrapper_text,
 )
@@ -83,8 +84,13 @@ class SaxonDocument:
 def parse_document(text: str) -> SaxonDocument:
     """Build Saxon's tree from text that already passed the hardened lxml parser (no DOCTYPE, no entities)."""
     processor, _ = _saxon()
+    from saxonche import PySaxonApiError
+
     with _lock:
-        return SaxonDocument(processor.parse_xml(xml_text=text))
+        try:
+            return SaxonDocument(processor.parse_xml(xml_text=text))
+        except PySaxonApiError as exc:
+            raise engine_rejects(exc) from exc
 
 
 def _parse_utf8_file(data: bytes) -> SaxonDocument:
@@ -95,8 +101,13 @@ def _parse_utf8_file(data: bytes) -> SaxonDocument:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        from saxonche import PySaxonApiError
+
         with _lock:
-            return SaxonDocument(processor.parse_xml(xml_file_name=name))
+            try:
+                return SaxonDocument(processor.parse_xml(xml_file_name=name))
+            except PySaxonApiError as exc:
+                raise engine_rejects(exc) from exc
     finally:
         os.unlink(name)
 

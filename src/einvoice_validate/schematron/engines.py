@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
 
+from ..errors import InputError
+
 if TYPE_CHECKING:
     from ..parse import Document
 
@@ -37,6 +39,7 @@ __all__ = [
     "EngineDocument",
     "StylesheetRuntimeError",
     "engine_name",
+    "engine_rejects",
     "get_engine",
     "slimmed_text",
     "wrapper_text",
@@ -80,6 +83,14 @@ ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
 def wrapper_text(stylesheet: Path) -> str:
     """The wrapper stylesheet that imports ``stylesheet`` (an absolute path) and runs it under ``xsl:try``."""
     return _WRAPPER.format(ns=EV_NS, run=RUN_TEMPLATE, href=stylesheet.as_uri())
+
+
+def engine_rejects(reason: object) -> InputError:
+    """The error for a document the hardened lxml parser accepted but the engine's own XML parser does not (their
+    grammars differ at the edges: e.g. U+FEFF as the first character of a processing instruction's target is a
+    name character in XML 1.0 fifth edition, as libxml2 reads it, and not in the fourth, as Xerces does)."""
+    first = " ".join(str(reason).split())[:300]
+    return InputError("document.unreadable", f"the XSLT engine's XML parser cannot read the document: {first}")
 
 
 class StylesheetRuntimeError(Exception):
