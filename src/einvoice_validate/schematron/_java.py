@@ -107,6 +107,7 @@ class _Jvm:
         from org.xml.sax import InputSource
 
         self.jpype = jpype
+        self.byte_array = jpype.JArray(jpype.JByte)  # the type, made once (JArray() builds a class per call)
         self.processor = Processor(False)
         # Saxon would print warnings (e.g. an error while matching a pattern, which counts as no match) on the
         # process's stderr; what matters reaches the caller as findings or exceptions.
@@ -209,7 +210,7 @@ class JavaEngine:
         jvm = _java()
         text = slimmed_text(document) if slim_attachments else None
         if text is None and (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
-            stream = jvm.byte_stream(jvm.jpype.JArray(jvm.jpype.JByte)(document.data))
+            stream = jvm.byte_stream(jvm.byte_array(document.data))
             return _build(jvm, jvm.input_source(stream))
         return self.parse_text(text if text is not None else document.text())
 
