@@ -1,4 +1,5 @@
-"""Structural limits (nesting depth, element count, text and attribute length): ``document.limit-exceeded``,
+"""Structural limits (nesting depth, element count, text and attribute length): ``document.unreadable`` (depth)
+or ``invoice.too-large`` (elements, text, attribute),
 with the limits in one place (``Limits``) and documented defaults."""
 
 from __future__ import annotations

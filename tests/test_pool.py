@@ -156,3 +156,11 @@ def test_prepared_workers_are_replaced_without_losing_capacity(registry: Registr
                 break
         assert small.worker_pids()[0] != first[0]
         assert any(len(p) == 2 for p in seen)  # old and new side by side while the new one compiled
+
+
+def test_validator_options_reach_every_workers_validator(registry: Registry) -> None:
+    """Keywords the pool does not know are passed to each worker's Validator untouched (e.g. the engine)."""
+    pool = Pool(workers=1, prepare=("xrechnung-3.0-ubl-invoice",), validator_options={"engine": "no-such-engine"})
+    with pytest.raises(RuntimeError, match="unknown engine 'no-such-engine'"):
+        pool.start()
+    pool.close()

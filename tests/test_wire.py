@@ -77,7 +77,9 @@ def test_every_raise_site_uses_a_code_of_the_vocabulary_with_a_known_reason() ->
         if code in RULESET_CODES:
             continue
         assert code in ERROR_CODES, where
-        assert reason in REASONS[code], (where, code, reason)
+        assert reason is None or reason in REASONS[code], (where, code, reason)
+        if where.startswith(("parse.py", "profiles.py")):  # the input checks name their case, always
+            assert reason is not None, where
 
 
 def test_readme_table_is_the_modules() -> None:

@@ -25,6 +25,7 @@ from .wire import error_object
 
 if TYPE_CHECKING:
     from .batch import BatchError
+    from .rulesets import Registry
 
 __all__ = ["expand_paths", "main"]
 
@@ -70,13 +71,34 @@ def _parser() -> argparse.ArgumentParser:
 
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
     rs_sub = rs.add_subparsers(dest="action", required=True)
-    inst = rs_sub.add_parser("install", help="install the packs (copy from DIR, or download the pinned releases)")
+    inst = rs_sub.add_parser(
+        "install",
+        help="install the packs: download the pinned upstream files, or copy from DIR",
+        description="Without --from: download every pack's files from upstream (or a mirror), each checked "
+        "against its sha256. With --from DIR: DIR laid out like the official rulesets/ (e.g. ../shared/rulesets), "
+        "or holding the files `rulesets sources` lists, as downloaded (DIR/NAME or DIR/HOST/PATH).",
+    )
     inst.add_argument(
-        "--from", dest="source", type=Path, metavar="DIR", help="a folder laid out like the official rulesets/"
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="DIR",
+        help="install from this folder instead of downloading (no network access)",
+    )
+    inst.add_argument(
+        "--mirror",
+        metavar="URL",
+        help="fetch https://HOST/PATH as URL/HOST/PATH (default: $EINVOICE_VALIDATE_MIRROR)",
     )
     inst.add_argument("packs", nargs="*", metavar="ID@VERSION", help="only these packs (default: all)")
-    rs_sub.add_parser("list", help="list the known packs and whether they are installed")
-    rs_sub.add_parser("verify", help="re-check every installed file against its manifest")
+    rs_sub.add_parser("list", help="list the known packs and whether they are installed (exit 2 if one is missing)")
+    rs_sub.add_parser("verify", help="re-check every installed file against its manifest (exit 2 on any problem)")
+    rs_sub.add_parser(
+        "sources",
+        help="list every address `install` downloads, with its sha256 (to fetch them elsewhere)",
+        description="One line per address: URL, TAB, sha256 (of the archive where recorded, of the file for "
+        "single files; '-' when not recorded: then each member is checked), TAB, the packs needing it.",
+    )
 
     sub.add_parser("profiles", help="list the profiles and their packs")
 
@@ -95,6 +117,11 @@ def _parser() -> argparse.ArgumentParser:
         "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
     )
     srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+    srv.add_argument(
+        "--engine",
+        metavar="NAME",
+        help="the workers' XSLT engine (saxonc, saxon-java; default $EINVOICE_VALIDATE_ENGINE)",
+    )
 
     keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
     keys_sub = keys.add_subparsers(dest="action", required=True)
@@ -337,33 +364,141 @@ def _print_text(name: str, report: Report | None, error: BatchError | None, out:
 
 
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .rulesets import Registry, install
+    from .rulesets import Registry
 
     registry = Registry(args.home)
     if args.action == "install":
-        for pack in install(registry, args.source, args.packs or None):
-            print(f"installed {pack.key} -> {pack.directory}", file=out)
+        return _install(registry, args, out, err)
+    if args.action == "sources":
+        from .rulesets.download import addresses
+
+        for address in addresses(registry.manifests[k] for k in sorted(registry.manifests)):
+            print(f"{address.url}\t{address.sha256 or '-'}\t{' '.join(address.packs)}", file=out)
         return EXIT_VALID
-    if args.action == "list":
-        installed = {p.key for p in registry.installed()}
+    needed = _needed_packs()
+    installed = {p.key: p for p in registry.installed()}
+    missing = sorted(key for key in needed if key not in installed)
+    if args.action == "list":  # a quick look: files present (`verify` checks their sha256)
         print(f"rules home: {registry.home}", file=out)
+        incomplete = []
         for key, manifest in sorted(registry.manifests.items()):
-            state = "installed" if key in installed else "missing"
-            print(f"  {key:<22} {manifest.kind:<10} {state:<9} {manifest.title}", file=out)
-        return EXIT_VALID
-    bad = 0
-    packs = registry.installed()
-    if not packs:
-        print(f"no packs installed in {registry.home}", file=err)
-        return EXIT_ERROR
-    for pack in packs:
+            state = "missing"
+            if key in installed:
+                gone = [rel for rel in manifest.files if not (installed[key].directory / rel).is_file()]
+                state = "INCOMPLETE" if gone else "installed"
+                if gone:
+                    incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
+            print(f"  {key:<22} {manifest.kind:<10} {state:<10} {manifest.title}", file=out)
+        _report_missing(missing, needed, registry, err)
+        for entry in incomplete:
+            print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
+        return EXIT_ERROR if missing or incomplete else EXIT_VALID
+    broken = []
+    for key, pack in sorted(installed.items()):
         problems = pack.problems()
-        bad += len(problems)
-        state = "ok" if not problems else "BROKEN"
-        print(f"{pack.key:<22} {state} ({len(pack.manifest.files)} files)", file=out)
+        print(f"{key:<22} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files)", file=out)
         for code, rel, detail in problems:
             print(f"  {code}: {rel}: {detail}", file=out)
-    return EXIT_VALID if bad == 0 else EXIT_ERROR
+        if problems:
+            broken.append(key)
+    for key in missing:
+        print(f"{key:<22} MISSING", file=out)
+    _report_missing(missing, needed, registry, err)
+    if broken:
+        print(
+            f"einvoice-validate: ruleset.corrupt: damaged pack(s): {', '.join(broken)}; "
+            "run `einvoice-validate rulesets install` again",
+            file=err,
+        )
+    return EXIT_ERROR if missing or broken else EXIT_VALID
+
+
+def _needed_packs() -> dict[str, list[str]]:
+    """Every pack some profile runs, with the profiles that run it."""
+    from .profiles import load_profiles
+
+    needed: dict[str, list[str]] = {}
+    for profile in load_profiles():
+        for key in (profile.xsd, *profile.schematron):
+            needed.setdefault(key, []).append(profile.name)
+    return needed
+
+
+def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: Registry, err: TextIO) -> None:
+    for key in missing:
+        names = needed[key]
+        more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+        print(
+            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} "
+            f"(needed by the profile(s) {', '.join(names[:2])}{more})",
+            file=err,
+        )
+    if missing:
+        print(
+            "  install: einvoice-validate rulesets install   (download; or --from DIR, see `rulesets install --help`)",
+            file=err,
+        )
+
+
+def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .rulesets import install
+    from .rulesets.download import MIRROR_ENV
+
+    mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
+    if args.source is not None:
+        print(f"installing the rule packs from {args.source} into {registry.home} (no network access)", file=err)
+    elif mirror:
+        print(f"downloading the rule packs through the mirror {mirror} into {registry.home}", file=err)
+    else:
+        print(
+            f"downloading the rule packs from upstream into {registry.home} (`rulesets sources` lists the addresses)",
+            file=err,
+        )
+    bar = _DownloadBar(err) if args.source is None and _isatty(err) else None
+    try:
+        packs = install(
+            registry, args.source, args.packs or None, mirror=mirror, on_progress=bar.update if bar else None
+        )
+    finally:
+        if bar is not None:
+            bar.finish()
+    for pack in packs:
+        print(f"installed {pack.key} -> {pack.directory}", file=out)
+    return EXIT_VALID
+
+
+class _DownloadBar:
+    """One line on a terminal's stderr per download: name, a bar (when the size is known), megabytes."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, name: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        finished = total is not None and done >= total
+        if now - self.last < 0.1 and not finished:
+            return
+        self.last = now
+        mb = f"{done / 1e6:.1f}" + (f"/{total / 1e6:.1f}" if total else "") + " MB"
+        bar = ""
+        if total:
+            filled = 30 * min(done, total) // total
+            bar = "[" + "#" * filled + "." * (30 - filled) + "] "
+        self.err.write(f"\r\x1b[K{name[:40]:<40} {bar}{mb}")
+        if finished:
+            self.err.write("\n")
+            self.shown = False
+        else:
+            self.shown = True
+        self.err.flush()
+
+    def finish(self) -> None:
+        if self.shown:
+            self.err.write("\n")
+            self.err.flush()
+            self.shown = False
 
 
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
@@ -392,6 +527,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         prepare=tuple(args.prepare),
         xsd_gate=args.xsd_gate,
         rules_home=args.home,
+        validator_options={"engine": args.engine} if args.engine else {},
     )
     try:
         return EXIT_VALID if serve(settings) else EXIT_ERROR
