@@ -8,7 +8,7 @@ then measure ``--duration`` seconds at ``--concurrency`` connections, POSTing th
 turn. Prints requests/s, p50 / p99 latency (wrk's), answers that were not 200, and the resident memory of all the
 server's processes (peak sampled during the run, and after it), then the ratios.
 
-Usage: python benchmarks/server.py [--duration 30] [--warmup 20] [--concurrency 8] [--workers 2]
+Usage: python benchmarks/server.py [--duration 30] [--warmup 20] [--concurrency 8] [--workers 2] [--engine NAME]
        (needs `make rulesets reference`; installs wrk with apt-get if it is missing, as `make bench-server` does)
 """
 
@@ -206,6 +206,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2, help="our workers and the reference's threads")
     parser.add_argument("--prepare", action="append", default=[], help="ours: compile only these profiles")
+    parser.add_argument("--engine", help="ours: the workers' XSLT engine (saxonc, saxon-java)")
     args = parser.parse_args()
     if len(CASES) != 66:
         sys.exit(f"expected the 66 XRechnung business cases under {SHARED}, found {len(CASES)}")
@@ -236,6 +237,8 @@ def main() -> None:
         ours_cmd += ["--workers", str(args.workers), "--max-in-flight", "1000"]
         for profile in args.prepare:
             ours_cmd += ["--prepare", profile]
+        if args.engine:
+            ours_cmd += ["--engine", args.engine]
         base = f"http://127.0.0.1:{port}"
         ours = measure(
             "einvoice-validate serve",
