@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import InputError, RulesetError, Validator
+from einvoice_validate import BatchValidator, InputError, RulesetError, Validator, validate_many
+from einvoice_validate.cli import main
 from einvoice_validate.findings import Finding, Report
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR
@@ -140,3 +141,26 @@ def test_choosing_an_engine(monkeypatch: pytest.MonkeyPatch, registry: Registry)
     assert Validator(rules_home=registry.home, engine="saxonc").engine.name == "saxonc"
     with pytest.raises(ValueError, match="unknown engine 'xalan'"):
         Validator(rules_home=registry.home, engine="xalan")
+
+
+def test_a_batch_and_the_cli_run_the_engine_asked_for(registry: Registry, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each worker builds its validator with the engine named (its own JVM for saxon-java); the CLI's output is
+    the same on both engines."""
+    files = [*BUSINESS_CASES[:3], *MUTATIONS[:3]]
+    outcomes = {}
+    for engine in ENGINES:
+        results = validate_many(files, workers=2, rules_home=registry.home, engine=engine)
+        outcomes[engine] = [_outcome(r.report) for r in results if r.report is not None]
+        assert len(outcomes[engine]) == len(files)
+    assert outcomes["saxonc"] == outcomes["saxon-java"]
+    with pytest.raises(ValueError, match="unknown engine"):
+        BatchValidator(workers=2, rules_home=registry.home, engine="xalan")
+
+    printed = {}
+    examples = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.xml"))
+    for engine in ENGINES:
+        args = ["--home", str(registry.home), "validate", "--format", "jsonl", "--engine", engine]
+        code = main([*args, *map(str, examples)])
+        printed[engine] = capsys.readouterr().out
+        assert code == 1 and printed[engine].count("\n") == len(examples)  # one example is broken on purpose
+    assert printed["saxonc"] == printed["saxon-java"]

@@ -128,13 +128,15 @@ def iter_validate(
     rules_home: Path | None = None,
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    engine: str | None = None,
 ) -> Generator[BatchResult, None, None]:
     """Validate ``sources`` (paths, bytes or binary file objects), yielding one result per source in input order.
 
     Args:
         sources: consumed lazily; a generator of 100,000 paths is fine.
         workers: processes to use (default: ``os.cpu_count()``); ``1`` validates in this process.
-        profile, rules_home, xsd_gate, limits: as for :class:`~einvoice_validate.Validator`.
+        profile, rules_home, xsd_gate, limits, engine: as for :class:`~einvoice_validate.Validator` (each worker
+            builds its own, with its own engine: a saxon-java worker runs its own JVM).
 
     Raises (when called, or from the iterator):
         ProfileError: ``profile`` names no profile.
@@ -142,7 +144,9 @@ def iter_validate(
     Per-document problems (unreadable, not XML, unsupported, a crashed worker) are results with ``error`` set.
     Stopping early (``close()`` on the generator, or dropping it) stops the workers.
     """
-    batch = BatchValidator(workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits)
+    batch = BatchValidator(
+        workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits, engine=engine
+    )
     return _once(batch, sources)
 
 
@@ -161,12 +165,19 @@ def validate_many(
     rules_home: Path | None = None,
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    engine: str | None = None,
 ) -> list[BatchResult]:
     """:func:`iter_validate`, collected into a list (in input order). For large batches iterate instead: the
     list holds every report."""
     return list(
         iter_validate(
-            sources, workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits
+            sources,
+            workers=workers,
+            profile=profile,
+            rules_home=rules_home,
+            xsd_gate=xsd_gate,
+            limits=limits,
+            engine=engine,
         )
     )
 
@@ -188,6 +199,7 @@ class BatchValidator:
         rules_home: Path | None = None,
         xsd_gate: bool = False,
         limits: Limits = DEFAULT_LIMITS,
+        engine: str | None = None,
     ) -> None:
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
@@ -199,14 +211,17 @@ class BatchValidator:
         if count == 1:
             from .validator import Validator
 
-            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate)
+            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate, engine=engine)
             return
         _check_profile(profile)
+        from .schematron.engines import engine_name
+
+        engine = engine_name(engine)  # checked here; resolved once, so every worker runs the same engine
         from .rulesets.registry import default_home
 
         # Resolved now, in this process: the workers get an explicit home.
         home = Path(rules_home) if rules_home is not None else default_home()
-        options = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate}
+        options = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate, "engine": engine}
         self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
         self._limits = limits
         self._env = worker_env()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .errors import EInvoiceValidateError
 from .findings import Report, Severity
+from .validator import ENGINES
 from .wire import error_object
 
 if TYPE_CHECKING:
@@ -32,6 +33,10 @@ __all__ = ["expand_paths", "main"]
 EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
 
 FILES_PER_WORKER = 100
+ENGINE_HELP = (
+    "the XSLT engine: saxonc (default: no Java, fast start) or saxon-java (Saxon-HE for Java: faster once warm, "
+    "for long batches; needs the [java] extra and libsaxonhe-java); default $EINVOICE_VALIDATE_ENGINE"
+)
 """Default ``--workers``: one per this many files, up to all cores, and at least one per syntax (UBL, CII) in the
 batch. A worker costs a fresh interpreter (about 0.3 s) and its own compilation of the packs of each syntax it
 meets (about 0.6 s of CPU per syntax, measured), which only pays off over some hundred documents of one syntax;
@@ -65,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--profile", help="force a profile by name (see `profiles`)")
     val.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+    val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
     val.add_argument(
         "--lang", choices=("en", "de"), default="en", help="language of the text output (json/jsonl carry both)"
     )
@@ -117,11 +123,7 @@ def _parser() -> argparse.ArgumentParser:
         "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
     )
     srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
-    srv.add_argument(
-        "--engine",
-        metavar="NAME",
-        help="the workers' XSLT engine (saxonc, saxon-java; default $EINVOICE_VALIDATE_ENGINE)",
-    )
+    srv.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
 
     keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
     keys_sub = keys.add_subparsers(dest="action", required=True)
@@ -269,7 +271,12 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     first = True
     try:
         for result in iter_validate(
-            files, workers=workers, profile=args.profile, rules_home=args.home, xsd_gate=args.xsd_gate
+            files,
+            workers=workers,
+            profile=args.profile,
+            rules_home=args.home,
+            xsd_gate=args.xsd_gate,
+            engine=args.engine,
         ):
             report, error = result.report, result.error
             if error is not None:
