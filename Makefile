@@ -5,8 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED ?= $(if $(EINVOICE_SHARED),$(EINVOICE_SHARED),$(CURDIR)/../shared)
 export EINVOICE_SHARED := $(SHARED)
+# The rules home of demo, test and bench: inside build/ (removed by `make clean`), never the user's own.
+RULES_HOME ?= $(CURDIR)/build/rules-home
+export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference bench clean
+.PHONY: demo test lint rulesets reference bench bench-server wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +17,14 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-## the rule packs, copied from the official files and verified against the manifests
+## the rule packs, copied from the shared folder when it is there, else downloaded; verified against the manifests
 rulesets: $(VENV)/.installed
-	$(BIN)/einvoice-validate rulesets install --from $(SHARED)/rulesets >/dev/null
+	@if [ -d "$(SHARED)/rulesets" ]; then \
+		$(BIN)/einvoice-validate rulesets install --from "$(SHARED)/rulesets" >/dev/null; \
+	else \
+		echo "no shared folder at $(SHARED)/rulesets: the rule packs are downloaded"; \
+		$(BIN)/einvoice-validate rulesets install >/dev/null; \
+	fi
 	$(BIN)/einvoice-validate rulesets verify
 
 ## the Java reference validator (yardstick for parity and speed)
@@ -27,17 +35,31 @@ reference:
 demo: rulesets
 	$(BIN)/einvoice-validate validate examples/*.xml; status=$$?; test $$status -le 1
 
-## the whole test suite
+## the suites whose findings depend on the XSLT engine: run a second time on the saxon-java engine
+ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corpus.py tests/test_schematron.py \
+	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py
+
+## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
 test: rulesets reference
 	$(BIN)/python -m pytest
+	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/ruff format --check src tests tools benchmarks
 	$(BIN)/mypy
 
+## the wheel, installed into a fresh virtual environment outside the repository, validates the examples
+wheel-smoke: $(VENV)/.installed
+	bash tools/wheel-smoke.sh
+
 bench: rulesets reference
 	$(BIN)/python -m pytest benchmarks --benchmark-enable
+
+## our server against the reference daemon (wrk from Debian, installed here if missing)
+bench-server: rulesets reference
+	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(BIN)/python benchmarks/server.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache

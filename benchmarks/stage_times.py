@@ -2,7 +2,7 @@
 each stage's ``Report.timings_ms`` per document (a pack's figure is averaged over all documents, so a UBL pack
 counts only on the UBL half), and what the stages do not cover (building findings and the report).
 
-Usage: python benchmarks/stage_times.py [--repeat N] [--full-attachments]
+Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
 """
 
 from __future__ import annotations
@@ -22,13 +22,16 @@ CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").g
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=1, help="unmeasured passes (a JIT needs about 20)")
+    parser.add_argument("--engine", default=None, help="saxonc (default) or saxon-java")
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
     args = parser.parse_args()
     data = [p.read_bytes() for p in CASES]
-    validator = Validator()
+    validator = Validator(engine=args.engine)
     validator._slim = not args.full_attachments
-    for d in data:  # warm-up: compile every pack the cases need
-        validator.validate(d)
+    for _ in range(args.warmup):  # warm-up: compile every pack the cases need (and warm a JIT)
+        for d in data:
+            validator.validate(d)
     totals: Counter[str] = Counter()
     start = time.perf_counter()
     for _ in range(args.repeat):

@@ -2,14 +2,16 @@
 
 Prints one line per measurement with our figure, the reference's and the ratio (higher = we are faster):
 
-* steady state, documents/s on the 66 XRechnung business cases (after warm-up), 1 worker vs 1 thread and
-  N workers vs N threads;
+* steady state, documents/s on the 66 XRechnung business cases, 1 worker vs 1 thread and N workers vs N
+  threads, for each of our engines (``saxonc``, ``saxon-java``): both sides warm, i.e. the same number of
+  unmeasured passes first (``--warmup``; the reference's JIT needs them, and so does our ``saxon-java``);
 * a fresh process validating one invoice (our CLI vs a fresh JVM), wall time;
 * a fresh process validating the 66 business cases, wall time;
 * one large invoice (1,000 and 10,000 lines, from tools/make_large_invoice.py) in a fresh process, wall time;
 * peak memory (max RSS) of our processes, and of each worker after the steady-state run.
 
-Usage: python benchmarks/throughput.py [--repeat N] [--workers N]   (needs `make rulesets reference`)
+Usage: python benchmarks/throughput.py [--warmup N] [--repeat N] [--workers N] [--engines saxonc,saxon-java]
+       [--steady-only]   (needs `make rulesets reference`)
 """
 
 from __future__ import annotations
@@ -48,22 +50,24 @@ def timed(cmd: list[str]) -> tuple[float, str, int]:
     return float(wall), proc.stderr, int(rss)
 
 
-def reference_rate(threads: int, repeat: int) -> float:
-    _, err, _ = timed([*REFERENCE, "--threads", str(threads), "--repeat", str(repeat), *map(str, CASES)])
+def reference_rate(threads: int, warmup: int, repeat: int) -> float:
+    """Documents/s of the measured passes, after ``warmup`` unmeasured ones (RefValidate --warmup)."""
+    args = ["--threads", str(threads), "--warmup", str(warmup), "--repeat", str(repeat)]
+    _, err, _ = timed([*REFERENCE, *args, *map(str, CASES)])
     line = [x for x in err.splitlines() if x.startswith("threads=")][-1]
     return float(line.rsplit("docs_per_s=", 1)[1])
 
 
-def our_rate(workers: int, repeat: int) -> tuple[float, int]:
-    """Documents/s in steady state, and the largest peak RSS (KiB) of a worker process at the end (Linux; 0 for
-    ``workers=1``, which validates in the measuring process itself)."""
+def our_rate(engine: str, workers: int, warmup: int, repeat: int) -> tuple[float, int]:
+    """Documents/s in steady state after ``warmup`` unmeasured passes, and the largest peak RSS (KiB) of a worker
+    process at the end (Linux; 0 for ``workers=1``, which validates in the measuring process itself)."""
     code = f"""
 import sys, time
 from pathlib import Path
 from einvoice_validate import BatchValidator
 files = [Path(p) for p in sys.argv[1:]]
 with BatchValidator(workers={workers}) as pool:
-    for r in pool.iter_validate(files):  # warm-up: start the workers, compile the packs (as the reference does)
+    for r in pool.iter_validate(files * {warmup}):  # warm-up: start the workers, compile the packs, warm a JIT
         pass
     start = time.perf_counter()
     n = sum(1 for _ in pool.iter_validate(files * {repeat}))
@@ -74,7 +78,10 @@ with BatchValidator(workers={workers}) as pool:
             peaks += [int(line.split()[1]) for line in fh if line.startswith("VmHWM:")]
     print(rate, max(peaks), ",".join("+".join(sorted(w.syntaxes)) for w in pool._pool))
 """
-    proc = subprocess.run([sys.executable, "-c", code, *map(str, CASES)], capture_output=True, text=True, check=True)
+    env = {**os.environ, "EINVOICE_VALIDATE_ENGINE": engine}
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *map(str, CASES)], capture_output=True, text=True, check=True, env=env
+    )
     rate, peak, syntaxes = [*proc.stdout.strip().splitlines()[-1].split(), ""][:3]
     if workers > 1:
         print(f"  peak memory of a worker after the steady-state run: {int(peak) / 1024:.0f} MB (syntaxes: {syntaxes})")
@@ -88,27 +95,26 @@ def line(what: str, ours: float, ref: float, unit: str, higher_is_better: bool) 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=20, help="unmeasured passes on both sides (default 20)")
+    parser.add_argument("--repeat", type=int, default=40, help="measured passes (default 40)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--engines", default="saxonc,saxon-java")
+    parser.add_argument("--steady-only", action="store_true", help="skip the fresh-process measurements")
     args = parser.parse_args()
     subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
-    print(f"{len(CASES)} business cases, {args.workers} cores, repeat {args.repeat}; ratio > 1: we are faster")
-
-    line(
-        "steady state, 1 worker vs 1 thread (docs/s)",
-        our_rate(1, args.repeat)[0],
-        reference_rate(1, args.repeat),
-        "doc/s",
-        True,
-    )
     n = args.workers
-    line(
-        f"steady state, {n} workers vs {n} threads (docs/s)",
-        our_rate(n, args.repeat)[0],
-        reference_rate(n, args.repeat),
-        "doc/s",
-        True,
+    print(
+        f"{len(CASES)} business cases, {n} cores, warm-up {args.warmup} passes on both sides, then {args.repeat} "
+        "measured; ratio > 1: we are faster"
     )
+    engines = args.engines.split(",")
+    for threads in sorted({1, n}):
+        ref = reference_rate(threads, args.warmup, args.repeat)
+        for engine in engines:
+            what = f"steady, {threads} worker{'s' * (threads > 1)} vs {threads} thread{'s' * (threads > 1)}, {engine}"
+            line(what, our_rate(engine, threads, args.warmup, args.repeat)[0], ref, "doc/s", True)
+    if args.steady_only:
+        return 0
 
     one = str(CASES[0])
     ours, _, rss_one = timed([*CLI, one])

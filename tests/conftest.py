@@ -12,6 +12,8 @@ from einvoice_validate.rulesets import Registry
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+# The tests' rules home is the repository's build/rules-home (as `make` sets it), never the user's own.
+os.environ.setdefault("EINVOICE_VALIDATE_HOME", str(REPO / "build" / "rules-home"))
 CORPUS = SHARED / "corpus"
 
 

@@ -18,7 +18,7 @@ from lxml import etree
 from einvoice_validate.findings import Finding
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
-from einvoice_validate.schematron._saxon import parse_document
+from einvoice_validate.schematron.engines import get_engine
 from tests.conftest import CORPUS
 from tests.suites import UNIT_FOLDERS, UnitCase, UnitSuiteError, cases_in_file, load_unit_cases
 
@@ -71,7 +71,7 @@ def _describe(findings: list[Finding]) -> str:
 @pytest.mark.parametrize(("version", "case"), _params())
 def test_unit(version: str, case: UnitCase, cen_stages: dict[tuple[str, str], SchematronStage]) -> None:
     stage = cen_stages[(version, case.syntax)]
-    findings = stage.run(parse_document(case.xml))
+    findings = stage.run(get_engine().parse_text(case.xml))
 
     runtime = [f for f in findings if f.rule_id == RUNTIME_ERROR]
     assert not runtime, f"{stage.source} stopped with a runtime error: {runtime[0].message.en}"

@@ -1,4 +1,5 @@
-"""Structural limits (nesting depth, element count, text and attribute length): ``document.limit-exceeded``,
+"""Structural limits (nesting depth, element count, text and attribute length): ``document.unreadable`` (depth)
+or ``invoice.too-large`` (elements, text, attribute),
 with the limits in one place (``Limits``) and documented defaults."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ def _code(data: bytes, limits: Limits = DEFAULT_LIMITS) -> str:
     with pytest.raises(InputError) as info:
         Validator(limits=limits).validate(data)
     assert info.value.message.de and info.value.message.en
-    return info.value.code
+    return f"{info.value.code}/{info.value.reason}"
 
 
 def test_every_limit_is_documented_with_its_default() -> None:
@@ -36,7 +37,7 @@ def test_every_limit_is_documented_with_its_default() -> None:
 
 @pytest.mark.parametrize("depth", [64, 100, 2_000, 10_000, 200_000])
 def test_nesting_beyond_the_limit(depth: int) -> None:
-    assert _code(nested(depth)) == "document.limit-exceeded"
+    assert _code(nested(depth)) == "document.unreadable/depth"
 
 
 def test_nesting_within_the_limit_is_parsed() -> None:
@@ -47,17 +48,17 @@ def test_nesting_within_the_limit_is_parsed() -> None:
 
 def test_too_many_elements() -> None:
     data = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">' + b"<a/>" * 2_000 + b"</Invoice>"
-    assert _code(data, Limits(max_elements=1_000)) == "document.limit-exceeded"
+    assert _code(data, Limits(max_elements=1_000)) == "invoice.too-large/elements"
 
 
 def test_text_node_beyond_the_limit() -> None:
     data = with_attachment(1)
-    assert _code(data, Limits(max_text_length=1_000_000)) == "document.limit-exceeded"
+    assert _code(data, Limits(max_text_length=1_000_000)) == "invoice.too-large/text-length"
 
 
 def test_attribute_beyond_the_limit() -> None:
     text = GOOD_UBL.read_text(encoding="utf-8").replace('schemeID="EM"', 'schemeID="' + "E" * 5_000 + '"', 1)
-    assert _code(text.encode(), Limits(max_attribute_length=4_096)) == "document.limit-exceeded"
+    assert _code(text.encode(), Limits(max_attribute_length=4_096)) == "invoice.too-large/attribute-length"
 
 
 def test_limits_that_are_not_reached_change_nothing() -> None:

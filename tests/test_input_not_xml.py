@@ -77,6 +77,9 @@ def test_wire_form_of_the_error(validator_: Validator) -> None:
     wire = info.value.to_dict()
     assert set(wire) == {"code", "message", "detail"}
     assert wire["message"] == {
-        "en": "The document is not readable as well-formed XML.",
-        "de": "Das Dokument ist kein lesbares, wohlgeformtes XML.",
+        "en": "The document is not readable as well-formed XML, or contains a construct refused for safety "
+        "(DOCTYPE, entity declaration, XInclude, excessive nesting).",
+        "de": "Das Dokument ist kein lesbares, wohlgeformtes XML oder enthält ein aus Sicherheitsgründen abgelehntes "
+        "Konstrukt (DOCTYPE, Entitätsdeklaration, XInclude, zu tiefe Verschachtelung).",
     }
+    assert info.value.reason == "not-xml"

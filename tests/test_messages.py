@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from einvoice_validate import Report
-from einvoice_validate.errors import ERROR_CODES, InputError
+from einvoice_validate.errors import ERROR_CODES, RULESET_CODES, InputError
 from einvoice_validate.messages import (
     PLACEHOLDER,
     SAME_TEXT_ALLOWED,
@@ -104,7 +104,7 @@ def test_every_xsd_code_the_pipeline_emits_has_texts(cat: Catalogue) -> None:
 
 
 def test_project_codes_have_texts(cat: Catalogue) -> None:
-    for code in sorted({RUNTIME_ERROR, "profile.en16931-only", *ERROR_CODES}):
+    for code in sorted({RUNTIME_ERROR, "profile.en16931-only", *ERROR_CODES, *RULESET_CODES}):
         message = cat.render_code(code, ("X", "Y"))
         assert message.en and message.de and message.en != message.de, code
 
@@ -202,8 +202,10 @@ def test_error_codes_carry_both_languages() -> None:
     wire = error.to_dict()
     assert wire["code"] == "document.unreadable"
     assert wire["message"] == {
-        "en": "The document is not readable as well-formed XML.",
-        "de": "Das Dokument ist kein lesbares, wohlgeformtes XML.",
+        "en": "The document is not readable as well-formed XML, or contains a construct refused for safety "
+        "(DOCTYPE, entity declaration, XInclude, excessive nesting).",
+        "de": "Das Dokument ist kein lesbares, wohlgeformtes XML oder enthält ein aus Sicherheitsgründen abgelehntes "
+        "Konstrukt (DOCTYPE, Entitätsdeklaration, XInclude, zu tiefe Verschachtelung).",
     }
     assert wire["detail"] == "line 3, column 7: premature end of data"
 

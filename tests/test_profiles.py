@@ -62,10 +62,10 @@ def test_forced_profile() -> None:
     assert select_profile(doc, load_profiles(), "xrechnung-3.0-ubl-invoice").name == "xrechnung-3.0-ubl-invoice"
     with pytest.raises(ProfileError) as mismatch:
         select_profile(doc, load_profiles(), "xrechnung-3.0-cii")
-    assert mismatch.value.code == "profile.mismatch"
+    assert (mismatch.value.code, mismatch.value.reason) == ("request.invalid-parameter", "profile-mismatch")
     with pytest.raises(ProfileError) as unknown:
         select_profile(doc, load_profiles(), "no-such-profile")
-    assert unknown.value.code == "profile.unknown"
+    assert (unknown.value.code, unknown.value.reason) == ("request.invalid-parameter", "profile-unknown")
 
 
 def test_unknown_root_is_unsupported() -> None:

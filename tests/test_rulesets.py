@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from einvoice_validate import RulesetError, Validator
-from einvoice_validate.rulesets import Registry, install, load_manifests
+from einvoice_validate.rulesets import Registry, download, install, load_manifests
 from einvoice_validate.rulesets.registry import sha256_file
 
 EXPECTED_PACKS = {
@@ -90,10 +90,12 @@ def test_download_offline_fails_clearly(tmp_path: Path, monkeypatch: pytest.Monk
         raise OSError("network unreachable")
 
     monkeypatch.setattr(urllib.request, "urlopen", refuse)
+    monkeypatch.setattr(download, "RETRY_WAIT_S", 0.0)
     with pytest.raises(RulesetError) as info:
         install(Registry(tmp_path / "home"), None, ["xrechnung-ubl@2.5.0"])
     assert info.value.code == "ruleset.install-failed"
-    assert "--from" in info.value.detail
+    assert "--from" in info.value.detail and "rulesets sources" in info.value.detail
+    assert "after 3 attempt(s)" in info.value.detail
 
 
 def test_verify_names_a_corrupted_installed_file(source: Path, tmp_path: Path) -> None:

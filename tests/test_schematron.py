@@ -11,7 +11,7 @@ from einvoice_validate.findings import Severity
 from einvoice_validate.rulesets import InstalledPack, Manifest
 from einvoice_validate.rulesets.prepare import prepare_pack_dir
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
-from einvoice_validate.schematron._saxon import parse_document
+from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.schematron.svrl import SvrlError, parse_svrl
 
 SVRL = "http://purl.oclc.org/dsdl/svrl"
@@ -71,7 +71,7 @@ def mini_pack(tmp_path_factory: pytest.TempPathFactory) -> InstalledPack:
 
 def test_failed_assert_and_report(mini_pack: InstalledPack) -> None:
     stage = SchematronStage(mini_pack, {})
-    findings = stage.run(parse_document("<doc><note>hello</note></doc>"))
+    findings = stage.run(get_engine().parse_text("<doc><note>hello</note></doc>"))
     assert [(f.rule_id, f.flag, f.severity) for f in findings] == [
         ("MINI-01", "fatal", Severity.ERROR),
         ("MINI-02", "warning", Severity.WARNING),
@@ -85,14 +85,14 @@ def test_failed_assert_and_report(mini_pack: InstalledPack) -> None:
 
 def test_custom_level_changes_severity_not_flag(mini_pack: InstalledPack) -> None:
     stage = SchematronStage(mini_pack, {"MINI-01": "warning", "MINI-02": "error"})
-    first, second = stage.run(parse_document("<doc><note>x</note></doc>"))
+    first, second = stage.run(get_engine().parse_text("<doc><note>x</note></doc>"))
     assert (first.flag, first.severity) == ("fatal", Severity.WARNING)
     assert (second.flag, second.severity) == ("warning", Severity.ERROR)
 
 
 def test_runtime_error_becomes_a_finding(mini_pack: InstalledPack) -> None:
     stage = SchematronStage(mini_pack, {})
-    [finding] = stage.run(parse_document("<doc><id>1</id><amount>7x</amount></doc>"))
+    [finding] = stage.run(get_engine().parse_text("<doc><id>1</id><amount>7x</amount></doc>"))
     assert finding.rule_id == RUNTIME_ERROR
     assert finding.severity is Severity.ERROR and finding.source == "mini@1"
     assert "FORG0001" in finding.message.en and "7x" in finding.message.en
@@ -101,12 +101,12 @@ def test_runtime_error_becomes_a_finding(mini_pack: InstalledPack) -> None:
     assert finding.message.en.startswith("The rule with the context amount (assertions MINI-03) could not be")
     assert "MINI-03" in finding.message.de and "FORG0001" in finding.message.de
     # the stage keeps working for the next document
-    assert stage.run(parse_document("<doc><id>1</id><amount>-1</amount></doc>"))[0].rule_id == "MINI-03"
+    assert stage.run(get_engine().parse_text("<doc><id>1</id><amount>-1</amount></doc>"))[0].rule_id == "MINI-03"
 
 
 def test_other_rules_still_report_after_a_rule_error(mini_pack: InstalledPack) -> None:
     stage = SchematronStage(mini_pack, {})
-    findings = stage.run(parse_document("<doc><note>n</note><amount>7x</amount></doc>"))
+    findings = stage.run(get_engine().parse_text("<doc><note>n</note><amount>7x</amount></doc>"))
     assert [(f.rule_id, f.location is not None) for f in findings] == [
         ("MINI-01", True),
         ("MINI-02", True),
@@ -122,7 +122,7 @@ def test_an_error_in_a_global_variable_still_stops_the_pack(tmp_path: Path) -> N
         '<xsl:variable name="total" select="xs:decimal(/doc/amount)"/><xsl:template match="/">',
     ).replace("xs:decimal(.) lt 0", "$total lt 0")
     pack = _pack(tmp_path, sheet)
-    [finding] = SchematronStage(pack, {}).run(parse_document("<doc><id>1</id><amount>7x</amount></doc>"))
+    [finding] = SchematronStage(pack, {}).run(get_engine().parse_text("<doc><id>1</id><amount>7x</amount></doc>"))
     assert finding.rule_id == RUNTIME_ERROR and finding.location is None
     assert finding.message.en.startswith("The rule pack stopped with the dynamic error FORG0001")
 

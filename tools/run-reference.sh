@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the reference validator (KoSIT-like: JDK Xerces XSD + official Schematron XSLTs with Saxon-HE for Java).
 #
-#   tools/run-reference.sh [--repeat N] [--threads N] [--xsd-gate] FILE...
+#   tools/run-reference.sh [--warmup N] [--repeat N] [--threads N] [--xsd-gate] FILE...
 #
 # stdout: one JSON object per file (JSONL); stderr: "threads=.. docs=.. seconds=.. docs_per_s=..".
 # Builds the reference first (tools/build-reference.sh) if it is missing or stale.
@@ -17,7 +17,7 @@ out="$repo_root/build/reference"
 "$repo_root/tools/build-reference.sh"
 
 if [ "$#" -eq 0 ]; then
-    echo "usage: tools/run-reference.sh [--repeat N] [--threads N] [--xsd-gate] FILE..." >&2
+    echo "usage: tools/run-reference.sh [--warmup N] [--repeat N] [--threads N] [--xsd-gate] FILE..." >&2
     exit 2
 fi
 
@@ -28,7 +28,7 @@ expect_value=0
 for a in "$@"; do
     if [ "$expect_value" -eq 1 ]; then
         args+=("$a"); expect_value=0
-    elif [ "$a" = "--repeat" ] || [ "$a" = "--threads" ]; then
+    elif [ "$a" = "--repeat" ] || [ "$a" = "--threads" ] || [ "$a" = "--warmup" ]; then
         args+=("$a"); expect_value=1
     elif [ "$a" = "--xsd-gate" ]; then
         args+=("$a")

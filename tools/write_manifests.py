@@ -15,9 +15,35 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 EN_REPO = "https://github.com/ConnectingEurope/eInvoicing-EN16931"
+EN_RAW = "https://raw.githubusercontent.com/ConnectingEurope/eInvoicing-EN16931/{commit}/"
 EN_RELEASE = EN_REPO + "/releases/download/validation-{v}/en16931-{s}-{v}.zip"
+EN_1316 = "b6c9e06a59812fb1a83585da40923b3678a649ad"
+PHIVE = "ea02b79424f45a57bc3409b879f3204d78085692"
+PHIVE_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE}/phive-rules-cius-ro/src/main/resources/"
+UBL_ZIP = "https://docs.oasis-open.org/ubl/os-UBL-2.1/UBL-2.1.zip"
+XR_ZIP = (
+    "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
+)
+CII_D16B_DIR = "cii/schema/D16B%20SCRDM%20(Subset)/uncoupled%20clm/CII/uncefact/data/standard/"
 
-# id, version, kind, syntax, source_dir, files (relative to source_dir), entries, upstream, licence, title
+# The sha256 of each archive as published. EN 16931 and XRechnung: the release zips as committed in
+# phax/phive-rules at PHIVE (phive-rules-en16931/docs/{ubl,cii}/, phive-rules-xrechnung/docs/), recorded in
+# ../shared/rulesets/SOURCES.md and checked against those blobs. UBL 2.1: the Git LFS object id (= sha256) of
+# sources/16_os-UBL-2.1.zip in kduvekot/ubl-release-package (commit dbac955, 57,926,016 bytes), a copy
+# downloaded from UBL_ZIP by that repository's tools/release_data.py.
+ARCHIVE_SHA256 = {
+    UBL_ZIP: "60b80d76394a8a2add90723ecb8e0e2e9d826775de9749df37a72d60703f86ed",
+    EN_RELEASE.format(v="1.3.16", s="ubl"): "bafada015efbc5248bf5e05ad2191e1d9833ef96e9dd5f4bce420a747342da85",
+    EN_RELEASE.format(v="1.3.16", s="cii"): "1cd53cb8a84d38aedc82c0caede217da983a7934dd663f793a092fd66443c561",
+    EN_RELEASE.format(v="1.3.15", s="ubl"): "974901a9edac022f77f500c337e0804b458d25435dd56a353cfbfb12323f5d3b",
+    EN_RELEASE.format(v="1.3.15", s="cii"): "dd7335b711f2f492a2e1d23d81f76fae7979857fd538502465b89681263280f4",
+    XR_ZIP: "a0f3d82737759bee8591c298ff24983a8f1c667f85e45a34863c75a242bc6f43",
+}
+
+# id, version, kind, syntax, source_dir, files (relative to source_dir), entries, upstream, licence, title, and
+# sources: where each file comes from for the downloading installer (Manifest.sources): an address, an archive
+# address + "#" + member, or "bundled" (written by this project, kept in rulesets/packs/<id>/<version>/); the key
+# "*" gives a prefix for every file not named (the file's path is appended).
 PACKS: list[dict[str, object]] = [
     {
         "id": "ubl-2.1",
@@ -35,9 +61,9 @@ PACKS: list[dict[str, object]] = [
         "upstream": {
             "repository": "https://docs.oasis-open.org/ubl/os-UBL-2.1/",
             "release": "UBL 2.1 OASIS Standard (2013-11-04)",
-            "archive": "https://docs.oasis-open.org/ubl/os-UBL-2.1/UBL-2.1.zip",
-            "archive_prefix": "xsdrt/",
         },
+        "archives": [UBL_ZIP],
+        "sources": {"NOTICE": "bundled", "*": UBL_ZIP + "#xsdrt/"},
     },
     {
         "id": "cii-d16b",
@@ -49,21 +75,18 @@ PACKS: list[dict[str, object]] = [
         "files": ["*"],
         "entries": {"cii": "CrossIndustryInvoice_100pD16B.xsd"},
         "licence": "UN/CEFACT copyright notice (see NOTICE)",
-        "upstream": {
-            "repository": EN_REPO,
-            "release": "validation-1.3.16",
-            "commit": "b6c9e06a59812fb1a83585da40923b3678a649ad",
-            "archive": EN_REPO + "/archive/b6c9e06a59812fb1a83585da40923b3678a649ad.zip",
-            "archive_prefix": "eInvoicing-EN16931-b6c9e06a59812fb1a83585da40923b3678a649ad/"
-            "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard/",
-        },
+        "upstream": {"repository": EN_REPO, "release": "validation-1.3.16", "commit": EN_1316},
+        "archives": [],
+        "sources": {"NOTICE": "bundled", "*": EN_RAW.format(commit=EN_1316) + CII_D16B_DIR},
     },
 ]
 for version, commit in (
-    ("1.3.16", "b6c9e06a59812fb1a83585da40923b3678a649ad"),
+    ("1.3.16", EN_1316),
     ("1.3.15", "8263f86cb49cac1af63837194b0eff52c8601000"),
 ):
     for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
+        release_zip = EN_RELEASE.format(v=version, s=syntax)
+        sheet = f"{syntax}/xslt/EN16931-{upper}-validation.xslt"
         PACKS.append(
             {
                 "id": f"en16931-{syntax}",
@@ -72,19 +95,20 @@ for version, commit in (
                 "syntax": syntax,
                 "title": f"CEN/TC 434 EN 16931 validation artefacts ({upper})",
                 "source_dir": f"en16931/{version}",
-                "files": [f"{syntax}/xslt/EN16931-{upper}-validation.xslt", "LICENSE.txt"],
-                "entries": {"stylesheet": f"{syntax}/xslt/EN16931-{upper}-validation.xslt"},
+                "files": [sheet, "LICENSE.txt"],
+                "entries": {"stylesheet": sheet},
                 "licence": "EUPL-1.2",
-                "upstream": {
-                    "repository": EN_REPO,
-                    "release": f"validation-{version}",
-                    "commit": commit,
-                    "archive": EN_RELEASE.format(v=version, s=syntax),
-                    "archive_dest": f"{syntax}/",
+                "upstream": {"repository": EN_REPO, "release": f"validation-{version}", "commit": commit},
+                "archives": [release_zip],
+                # The release zips hold schematron/, xslt/ and examples/ only; the licence is the repository's.
+                "sources": {
+                    sheet: f"{release_zip}#xslt/EN16931-{upper}-validation.xslt",
+                    "LICENSE.txt": EN_RAW.format(commit=commit) + "LICENSE.txt",
                 },
             }
         )
 for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
+    sheet = f"{syntax}/XRechnung-{upper}-validation.xsl"
     PACKS.append(
         {
             "id": f"xrechnung-{syntax}",
@@ -93,18 +117,16 @@ for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
             "syntax": syntax,
             "title": f"KoSIT XRechnung 3.0.2 Schematron 2.5.0 ({upper})",
             "source_dir": "xrechnung/2.5.0",
-            "files": [f"{syntax}/XRechnung-{upper}-validation.xsl", "LICENSE"],
-            "entries": {"stylesheet": f"{syntax}/XRechnung-{upper}-validation.xsl"},
+            "files": [sheet, "LICENSE"],
+            "entries": {"stylesheet": sheet},
             "licence": "Apache-2.0",
             "upstream": {
                 "repository": "https://github.com/itplr-kosit/xrechnung-schematron",
                 "release": "v2.5.0",
                 "commit": "c4eb3dae54d65d60875a85c392122b5721a1108d",
-                "archive": "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/"
-                "v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip",
-                "archive_sha256": "a0f3d82737759bee8591c298ff24983a8f1c667f85e45a34863c75a242bc6f43",
-                "archive_prefix": "schematron/",
             },
+            "archives": [XR_ZIP],
+            "sources": {sheet: f"{XR_ZIP}#schematron/{sheet}", "LICENSE": f"{XR_ZIP}#LICENSE"},
         }
     )
 PACKS.append(
@@ -126,11 +148,16 @@ PACKS.append(
         "upstream": {
             "repository": "https://github.com/phax/phive-rules",
             "release": "phive-rules-parent-pom-4.5.3",
-            "commit": "ea02b79424f45a57bc3409b879f3204d78085692",
-            "archive": "https://github.com/phax/phive-rules/archive/ea02b79424f45a57bc3409b879f3204d78085692.zip",
-            "archive_prefix": "phive-rules-ea02b79424f45a57bc3409b879f3204d78085692/"
-            "phive-rules-cius-ro/src/main/resources/external/schematron/1.0.9/",
-            "archive_dest": "xslt-phive/",
+            "commit": PHIVE,
+        },
+        "archives": [],
+        # Three files of a 1.2 GB tree: fetched one by one at the pinned commit, not as a commit archive.
+        "sources": {
+            "xslt-phive/EN16931-CIUS_RO-UBL-validation.xslt": PHIVE_RAW
+            + "external/schematron/1.0.9/EN16931-CIUS_RO-UBL-validation.xslt",
+            "xslt-phive/LICENSE": PHIVE_RAW + "LICENSE",
+            "xslt-phive/NOTICE": PHIVE_RAW + "NOTICE",
+            "NOTICE": "bundled",
         },
     }
 )
@@ -186,6 +213,16 @@ def render(pack: dict[str, object], source: Path) -> str:
     upstream = pack["upstream"]
     assert isinstance(upstream, dict)
     lines += [f"{k} = {toml_str(v)}" for k, v in upstream.items()]
+    archives = pack["archives"]
+    assert isinstance(archives, list)
+    for url in archives:
+        lines += ["", "[[upstream.archives]]", f"url = {toml_str(url)}"]
+        if url in ARCHIVE_SHA256:
+            lines.append(f"sha256 = {toml_str(ARCHIVE_SHA256[url])}")
+    sources = pack["sources"]
+    assert isinstance(sources, dict)
+    lines += ["", "[sources]  # where each file comes from: an address, archive#member, or bundled (see Manifest)"]
+    lines += [f"{toml_str(f)} = {toml_str(sources.get(f, str(sources.get('*', '')) + f))}" for f in files]
     lines += ["", "[files]  # path relative to the pack folder = sha256"]
     lines += [f"{toml_str(f)} = {toml_str(sha256(base / f))}" for f in files]
     return "\n".join(lines) + "\n"

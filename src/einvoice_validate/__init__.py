@@ -9,9 +9,10 @@ __version__ = "0.1.0"
 
 from .api import default_validator, validate
 from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
-from .errors import EInvoiceValidateError, InputError, ProfileError, RulesetError
+from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
+from .pool import Pool
 from .validator import Validator
 
 __all__ = [
@@ -24,11 +25,14 @@ __all__ = [
     "InputError",
     "Limits",
     "Message",
+    "Pool",
+    "PoolBusy",
     "ProfileError",
     "Report",
     "RulesetError",
     "Severity",
     "Validator",
+    "WorkerDied",
     "__version__",
     "default_validator",
     "iter_validate",

@@ -21,13 +21,15 @@ worker only; a long batch of one syntax, or an uneven mix, soon has every worker
 scheduling: the worker parses and detects each document as always.
 
 Robustness: a worker holds one document at a time. A worker that dies (a crash inside Saxon, the OOM killer,
-``os._exit``) costs only that document, which gets an error result with code ``worker.crashed``; a new worker
+``os._exit``) costs only that document, which gets an error result with code ``server.error`` (reason
+``worker-died``); a new worker
 takes its place and the batch goes on. A broken installation (``ruleset.*``) is not a per-document error: it
 raises :class:`~einvoice_validate.errors.RulesetError` from the iterator, as :meth:`Validator.validate` would.
 
 Workers are fresh interpreters (never a ``fork`` of a process that may have loaded Saxon), and the caller's
 ``__main__`` is not re-imported in them, so no ``if __name__ == "__main__"`` guard is needed. Reports travel back
-as their JSON-mode dicts (measured cheaper than pickling the models, on both sides).
+as JSON (cheaper than pickling the models, on both sides). The worker process and its protocol are in
+:mod:`einvoice_validate.pool.worker`, shared with the service pool (:class:`einvoice_validate.pool.Pool`).
 
 Test-only hook: when the environment variable ``EINVOICE_VALIDATE_TEST_CRASH_ON`` is set while a pool starts,
 its workers call ``os._exit(70)`` on a document whose source name (or its base name) equals the value. It is
@@ -36,20 +38,12 @@ read once in the parent and handed to the workers; it exists so the tests can ki
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing.connection
 import os
-import pickle
-import signal
-import struct
-import subprocess
-import sys
 import time
-import traceback
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -57,17 +51,26 @@ from .errors import EInvoiceValidateError, RulesetError, message_for_code
 from .findings import Message, Report
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS, Source, read_source
+from .pool.worker import (
+    TEST_CRASH_ENV,
+    Reply,
+    Task,
+    WorkerConfig,
+    WorkerProcess,
+    error_from_reply,
+    recv,
+    send,
+    worker_env,
+)
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
 
-WORKER_CRASHED = "worker.crashed"
-TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
-_TEST_CRASH_EXIT = 70
+WORKER_CRASHED = "server.error"
+"""The code of a document whose worker process died (reason ``worker-died``)."""
 _WINDOW_PER_WORKER = 8
 _WAITING_BYTES = 64 * 1024 * 1024
 _SNIFF_BYTES = 8192
 _SYNTAX_MARKS = ((UBL_INVOICE_NS.encode(), "ubl"), (UBL_CN_NS.encode(), "ubl"), (CII_NS.encode(), "cii"))
-_JOIN_TIMEOUT = 5.0
 HELP_AFTER_SECONDS = 2.0
 """A worker takes on a syntax it has not compiled once it has been left idle this long in all while documents of
 that syntax waited for other workers (compiling a syntax costs about 0.6 s)."""
@@ -78,14 +81,14 @@ class _Model(BaseModel):
 
 
 class BatchError(_Model):
-    """Why one document of a batch could not be validated: the stable ``code`` and a ``detail`` for humans.
-
-    The codes are those of :mod:`einvoice_validate.errors`, plus ``worker.crashed`` (the worker process
-    validating this document died).
+    """Why one document of a batch could not be validated: the stable ``code`` (one of the API's, see
+    :mod:`einvoice_validate.errors`; ``server.error`` with reason ``worker-died`` when the worker process
+    validating it died), a ``detail`` for humans and the finer ``reason`` (or None).
     """
 
     code: str
     detail: str
+    reason: str | None = None
 
     @property
     def message(self) -> Message:
@@ -94,7 +97,9 @@ class BatchError(_Model):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
+        from .wire import error_object
+
+        return error_object(self.code, self.detail)
 
 
 class BatchResult(_Model):
@@ -123,13 +128,15 @@ def iter_validate(
     rules_home: Path | None = None,
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    engine: str | None = None,
 ) -> Generator[BatchResult, None, None]:
     """Validate ``sources`` (paths, bytes or binary file objects), yielding one result per source in input order.
 
     Args:
         sources: consumed lazily; a generator of 100,000 paths is fine.
         workers: processes to use (default: ``os.cpu_count()``); ``1`` validates in this process.
-        profile, rules_home, xsd_gate, limits: as for :class:`~einvoice_validate.Validator`.
+        profile, rules_home, xsd_gate, limits, engine: as for :class:`~einvoice_validate.Validator` (each worker
+            builds its own, with its own engine: a saxon-java worker runs its own JVM).
 
     Raises (when called, or from the iterator):
         ProfileError: ``profile`` names no profile.
@@ -137,7 +144,9 @@ def iter_validate(
     Per-document problems (unreadable, not XML, unsupported, a crashed worker) are results with ``error`` set.
     Stopping early (``close()`` on the generator, or dropping it) stops the workers.
     """
-    batch = BatchValidator(workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits)
+    batch = BatchValidator(
+        workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits, engine=engine
+    )
     return _once(batch, sources)
 
 
@@ -156,12 +165,19 @@ def validate_many(
     rules_home: Path | None = None,
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    engine: str | None = None,
 ) -> list[BatchResult]:
     """:func:`iter_validate`, collected into a list (in input order). For large batches iterate instead: the
     list holds every report."""
     return list(
         iter_validate(
-            sources, workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits
+            sources,
+            workers=workers,
+            profile=profile,
+            rules_home=rules_home,
+            xsd_gate=xsd_gate,
+            limits=limits,
+            engine=engine,
         )
     )
 
@@ -183,6 +199,7 @@ class BatchValidator:
         rules_home: Path | None = None,
         xsd_gate: bool = False,
         limits: Limits = DEFAULT_LIMITS,
+        engine: str | None = None,
     ) -> None:
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
@@ -194,15 +211,20 @@ class BatchValidator:
         if count == 1:
             from .validator import Validator
 
-            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate)
+            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate, engine=engine)
             return
         _check_profile(profile)
+        from .schematron.engines import engine_name
+
+        engine = engine_name(engine)  # checked here; resolved once, so every worker runs the same engine
         from .rulesets.registry import default_home
 
         # Resolved now, in this process: the workers get an explicit home.
         home = Path(rules_home) if rules_home is not None else default_home()
-        self._config = _WorkerConfig(profile, home, xsd_gate, limits, os.environ.get(TEST_CRASH_ENV) or None)
-        self._env = _worker_env()
+        options = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate, "engine": engine}
+        self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
+        self._limits = limits
+        self._env = worker_env()
 
     def __enter__(self) -> BatchValidator:
         return self
@@ -236,14 +258,14 @@ class BatchValidator:
             self._busy = False
 
     def _iter_pool(self, sources: Iterable[Source]) -> Iterator[BatchResult]:
-        config, pool, workers = self._config, self._pool, self.workers
+        pool, workers = self._pool, self.workers
         window = _WINDOW_PER_WORKER * workers
         source_iter = iter(sources)
         exhausted = False
         next_index = 0  # the next source to take
         next_out = 0  # the next result to hand out
         ready: dict[int, BatchResult | BaseException] = {}
-        waiting: list[tuple[_Task, str | None]] = []  # taken, not yet given to a worker: (task, syntax), oldest first
+        waiting: list[tuple[Task, str | None]] = []  # taken, not yet given to a worker: (task, syntax), oldest first
         unstarted = _Slot()  # stands for the workers not started yet
         last = time.monotonic()
         crashes_in_a_row = 0
@@ -267,11 +289,11 @@ class BatchValidator:
                     next_index += 1
                     name = _name_of(source, index)
                     try:
-                        payload = _payload(source, config.limits)
+                        payload = _payload(source, self._limits)
                     except EInvoiceValidateError as exc:
-                        ready[index] = _error_result(index, name, exc.code, exc.detail)
+                        ready[index] = _error_result(index, name, exc.code, exc.detail, exc.reason)
                         continue
-                    waiting.append(((index, name, payload), sniff_syntax(payload)))
+                    waiting.append(((index, name, payload, None), sniff_syntax(payload)))
                 now = time.monotonic()
                 timeout = self._dispatch(waiting, unstarted, now - last)
                 last = now
@@ -288,7 +310,7 @@ class BatchValidator:
                     index, name = w.task
                     w.task = None
                     try:
-                        reply: _Reply = _recv(fd)
+                        reply: Reply = recv(fd)
                     except (EOFError, OSError):
                         pool.remove(w)
                         code = w.close()
@@ -298,7 +320,11 @@ class BatchValidator:
                                 f"{crashes_in_a_row} worker processes died in a row (last exit code {code})"
                             ) from None
                         ready[index] = _error_result(
-                            index, name, WORKER_CRASHED, f"the worker process validating {name} died (exit code {code})"
+                            index,
+                            name,
+                            WORKER_CRASHED,
+                            f"the worker process validating {name} died (exit code {code})",
+                            "worker-died",
                         )
                     else:
                         crashes_in_a_row = 0
@@ -310,7 +336,7 @@ class BatchValidator:
                 w.process.kill()
                 w.close()
 
-    def _dispatch(self, waiting: list[tuple[_Task, str | None]], unstarted: _Slot, elapsed: float) -> float | None:
+    def _dispatch(self, waiting: list[tuple[Task, str | None]], unstarted: _Slot, elapsed: float) -> float | None:
         """Give idle workers, started as needed, a waiting document each (see "Routing by syntax" and
         :func:`_choose`). ``elapsed``: seconds since the last call, counted as idle time for every worker left idle
         then. Returns the seconds until a worker left idle now may help with another syntax, or None."""
@@ -347,7 +373,7 @@ class BatchValidator:
 # --- shared helpers -----------------------------------------------------------------------------------------
 
 
-def _room(waiting: list[tuple[_Task, str | None]], workers: int) -> bool:
+def _room(waiting: list[tuple[Task, str | None]], workers: int) -> bool:
     """Whether another document may wait: one per worker always, more while their bytes stay under the cap."""
     return len(waiting) < workers or sum(len(t[2]) for t, _ in waiting if isinstance(t[2], bytes)) < _WAITING_BYTES
 
@@ -399,8 +425,9 @@ def _name_of(source: object, index: int) -> str:
     return name if isinstance(name, str) else f"#{index}"
 
 
-def _error_result(index: int, name: str, code: str, detail: str) -> BatchResult:
-    return BatchResult(index=index, source=name, report=None, error=BatchError(code=code, detail=detail))
+def _error_result(index: int, name: str, code: str, detail: str, reason: str | None = None) -> BatchResult:
+    error = BatchError(code=code, detail=detail, reason=reason)
+    return BatchResult(index=index, source=name, report=None, error=error)
 
 
 def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResult]:
@@ -411,111 +438,12 @@ def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResu
         except RulesetError:
             raise
         except EInvoiceValidateError as exc:
-            yield _error_result(index, name, exc.code, exc.detail)
+            yield _error_result(index, name, exc.code, exc.detail, exc.reason)
         else:
             yield BatchResult(index=index, source=name, report=report, error=None)
 
 
-# --- the worker process -------------------------------------------------------------------------------------
-#
-# A worker is a fresh interpreter (``python -c`` importing this module), not a multiprocessing child: nothing of
-# the parent is inherited (no Saxon state, safe whatever the parent loaded), and the caller's ``__main__`` is
-# never re-imported (a script without the ``if __name__ == "__main__"`` guard still works). The protocol runs on
-# the worker's stdin/stdout as length-prefixed pickles; the worker moves its own stdout to stderr first, so
-# whatever Saxon or a library prints cannot corrupt it. A dead worker shows as end-of-file on its pipe.
-
-
-@dataclass(frozen=True, slots=True)
-class _WorkerConfig:
-    profile: str | None
-    rules_home: Path
-    xsd_gate: bool
-    limits: Limits
-    crash_on: str | None  # test-only, see the module docstring
-
-
-# Messages: parent -> worker: the _WorkerConfig, then (index, name, payload) per document, payload a path str or
-# bytes; end-of-file stops the worker.
-# worker -> parent: (index, "ok", report dict) | (index, "error", (is_ruleset_error, code, detail))
-#                  | (index, "raise", traceback text) for an unexpected exception (a bug: the batch stops).
-_Task = tuple[int, str, str | bytes]
-_Reply = tuple[int, Literal["ok", "error", "raise"], Any]
-_HEADER = struct.Struct(">Q")
-
-
-def _send(fd: int, obj: object) -> None:
-    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    for part in (_HEADER.pack(len(body)), body):
-        data = memoryview(part)
-        while data:
-            data = data[os.write(fd, data) :]
-
-
-def _read_exact(fd: int, size: int) -> bytes:
-    chunks: list[bytes] = []
-    while size:
-        chunk = os.read(fd, min(size, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _recv(fd: int) -> Any:
-    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    return pickle.loads(_read_exact(fd, size))
-
-
-def _worker_entry() -> None:
-    """Entry point of a worker process: one Validator for life, one document at a time, until end-of-file."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops the workers
-    inp, out = os.dup(0), os.dup(1)
-    os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    try:
-        config: _WorkerConfig = _recv(inp)
-    except EOFError:
-        return
-    validator: Any = None
-    while True:
-        try:
-            index, name, payload = _recv(inp)
-        except (EOFError, OSError):
-            return  # the parent is done (or gone)
-        if config.crash_on is not None and config.crash_on in (name, os.path.basename(name)):
-            os._exit(_TEST_CRASH_EXIT)  # test-only hook
-        reply: _Reply
-        try:
-            if validator is None:
-                from .validator import Validator
-
-                validator = Validator(
-                    config.profile, rules_home=config.rules_home, limits=config.limits, xsd_gate=config.xsd_gate
-                )
-            report = validator.validate(payload)
-            reply = (index, "ok", report.model_dump(mode="json", by_alias=True))
-        except EInvoiceValidateError as exc:
-            reply = (index, "error", (isinstance(exc, RulesetError), exc.code, exc.detail))
-        except Exception:
-            reply = (index, "raise", traceback.format_exc())
-        try:
-            _send(out, reply)
-        except OSError:
-            return
-
-
 # --- the pool (parent side) ---------------------------------------------------------------------------------
-
-
-def _worker_env() -> dict[str, str]:
-    """The parent's environment, with this package importable however the parent found it."""
-    env = dict(os.environ)
-    package_parent = str(Path(__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
-    return env
 
 
 class _Slot:
@@ -530,64 +458,26 @@ class _Slot:
         self.declined = False  # left idle by the last dispatch
 
 
-class _Worker(_Slot):
-    __slots__ = ("process", "task")
+class _Worker(_Slot, WorkerProcess):
+    """A worker process with what the router knows of it and the document it holds."""
 
-    def __init__(self, config: _WorkerConfig, env: dict[str, str]) -> None:
-        super().__init__()
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "from einvoice_validate.batch import _worker_entry; _worker_entry()"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            bufsize=0,
-        )
+    def __init__(self, config: WorkerConfig, env: dict[str, str]) -> None:
+        _Slot.__init__(self)
+        WorkerProcess.__init__(self, config, env)
         self.task: tuple[int, str] | None = None  # (index, name) of the document it holds
-        _send(self.stdin, config)
-
-    @property
-    def stdin(self) -> int:
-        assert self.process.stdin is not None
-        return self.process.stdin.fileno()
-
-    @property
-    def stdout(self) -> int:
-        assert self.process.stdout is not None
-        return self.process.stdout.fileno()
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def stop(self) -> None:
-        """Close its input: the worker finishes and exits."""
-        if self.process.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.process.stdin.close()
-
-    def close(self) -> int:
-        """Wait for the worker to exit (killing it after a grace period); its exit code."""
-        self.stop()
-        try:
-            code = self.process.wait(_JOIN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            code = self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        return code
 
 
 class _PoolBroken(RuntimeError):
     """Workers keep dying: the environment, not a document, is at fault."""
 
 
-def _assign(pool: list[_Worker], worker: _Worker, config: _WorkerConfig, env: dict[str, str], task: _Task) -> _Worker:
+def _assign(pool: list[_Worker], worker: _Worker, config: WorkerConfig, env: dict[str, str], task: Task) -> _Worker:
     """Send ``task`` to ``worker`` and return the worker that took it: an idle worker found dead is replaced first
     (it held no document)."""
     for _ in range(3):
         if worker.alive():
             try:
-                _send(worker.stdin, task)
+                send(worker.stdin, task)
             except OSError:
                 pass
             else:
@@ -611,13 +501,13 @@ def _payload(source: Source, limits: Limits) -> str | bytes:
     return data
 
 
-def _from_reply(index: int, name: str, reply: _Reply) -> BatchResult | BaseException:
+def _from_reply(index: int, name: str, reply: Reply) -> BatchResult | BaseException:
     _, status, body = reply
     if status == "ok":
-        return BatchResult(index=index, source=name, report=Report.model_validate(body), error=None)
+        return BatchResult(index=index, source=name, report=Report.model_validate_json(body[0]), error=None)
     if status == "error":
-        is_ruleset_error, code, detail = body
-        if is_ruleset_error:
-            return RulesetError(code, detail)
-        return _error_result(index, name, code, detail)
+        exc = error_from_reply(body)
+        if isinstance(exc, RulesetError):
+            return exc
+        return _error_result(index, name, exc.code, exc.detail, exc.reason)
     return RuntimeError(f"a worker failed on {name}:\n{body}")

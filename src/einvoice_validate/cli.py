@@ -21,15 +21,22 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .errors import EInvoiceValidateError
 from .findings import Report, Severity
+from .validator import ENGINES
+from .wire import error_object
 
 if TYPE_CHECKING:
     from .batch import BatchError
+    from .rulesets import Registry
 
 __all__ = ["expand_paths", "main"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
 
 FILES_PER_WORKER = 100
+ENGINE_HELP = (
+    "the XSLT engine: saxonc (default: no Java, fast start) or saxon-java (Saxon-HE for Java: faster once warm, "
+    "for long batches; needs the [java] extra and libsaxonhe-java); default $EINVOICE_VALIDATE_ENGINE"
+)
 """Default ``--workers``: one per this many files, up to all cores, and at least one per syntax (UBL, CII) in the
 batch. A worker costs a fresh interpreter (about 0.3 s) and its own compilation of the packs of each syntax it
 meets (about 0.6 s of CPU per syntax, measured), which only pays off over some hundred documents of one syntax;
@@ -63,21 +70,71 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--profile", help="force a profile by name (see `profiles`)")
     val.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+    val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
     val.add_argument(
         "--lang", choices=("en", "de"), default="en", help="language of the text output (json/jsonl carry both)"
     )
 
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
     rs_sub = rs.add_subparsers(dest="action", required=True)
-    inst = rs_sub.add_parser("install", help="install the packs (copy from DIR, or download the pinned releases)")
+    inst = rs_sub.add_parser(
+        "install",
+        help="install the packs: download the pinned upstream files, or copy from DIR",
+        description="Without --from: download every pack's files from upstream (or a mirror), each checked "
+        "against its sha256. With --from DIR: DIR laid out like the official rulesets/ (e.g. ../shared/rulesets), "
+        "or holding the files `rulesets sources` lists, as downloaded (DIR/NAME or DIR/HOST/PATH).",
+    )
     inst.add_argument(
-        "--from", dest="source", type=Path, metavar="DIR", help="a folder laid out like the official rulesets/"
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="DIR",
+        help="install from this folder instead of downloading (no network access)",
+    )
+    inst.add_argument(
+        "--mirror",
+        metavar="URL",
+        help="fetch https://HOST/PATH as URL/HOST/PATH (default: $EINVOICE_VALIDATE_MIRROR)",
     )
     inst.add_argument("packs", nargs="*", metavar="ID@VERSION", help="only these packs (default: all)")
-    rs_sub.add_parser("list", help="list the known packs and whether they are installed")
-    rs_sub.add_parser("verify", help="re-check every installed file against its manifest")
+    rs_sub.add_parser("list", help="list the known packs and whether they are installed (exit 2 if one is missing)")
+    rs_sub.add_parser("verify", help="re-check every installed file against its manifest (exit 2 on any problem)")
+    rs_sub.add_parser(
+        "sources",
+        help="list every address `install` downloads, with its sha256 (to fetch them elsewhere)",
+        description="One line per address: URL, TAB, sha256 (of the archive where recorded, of the file for "
+        "single files; '-' when not recorded: then each member is checked), TAB, the packs needing it.",
+    )
 
     sub.add_parser("profiles", help="list the profiles and their packs")
+
+    srv = sub.add_parser("serve", help="run the validation service (HTTP; needs the [server] extra)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (non-loopback only with --keys)")
+    srv.add_argument("--port", type=int, default=8080)
+    srv.add_argument("--workers", type=_positive_int, metavar="N", help="worker processes (default: one per core)")
+    srv.add_argument("--keys", type=Path, metavar="FILE", help="access keys (see `keys create`); without: no keys")
+    srv.add_argument("--queue-size", type=_positive_int, metavar="N", help="documents waiting (default 8 per worker)")
+    srv.add_argument("--max-body-bytes", type=_positive_int, metavar="N", help="largest body (default 100 MiB)")
+    srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
+    srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
+    srv.add_argument("--document-timeout", type=float, metavar="S", default=120.0, help="seconds per document")
+    srv.add_argument("--max-documents", type=int, metavar="N", default=5_000, help="recycle a worker after N")
+    srv.add_argument(
+        "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
+    )
+    srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
+    srv.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
+
+    keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
+    keys_sub = keys.add_subparsers(dest="action", required=True)
+    create = keys_sub.add_parser("create", help="create a key, print it once, store its checksum")
+    create.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    create.add_argument("--permission", choices=("invoices", "admin"), default="invoices")
+    listing = keys_sub.add_parser("list", help="list the keys (ids, permissions; never the keys)")
+    listing.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    revoke = keys_sub.add_parser("revoke", help="revoke a key by its id")
+    revoke.add_argument("--keys", type=Path, metavar="FILE", required=True)
+    revoke.add_argument("id")
     return parser
 
 
@@ -93,6 +150,10 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _validate(args, out, err)
         if args.command == "rulesets":
             return _rulesets(args, out, err)
+        if args.command == "serve":
+            return _serve(args, err)
+        if args.command == "keys":
+            return _keys(args, out, err)
         return _profiles(out)
     except EInvoiceValidateError as exc:
         print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
@@ -210,7 +271,12 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     first = True
     try:
         for result in iter_validate(
-            files, workers=workers, profile=args.profile, rules_home=args.home, xsd_gate=args.xsd_gate
+            files,
+            workers=workers,
+            profile=args.profile,
+            rules_home=args.home,
+            xsd_gate=args.xsd_gate,
+            engine=args.engine,
         ):
             report, error = result.report, result.error
             if error is not None:
@@ -252,7 +318,7 @@ def _row(name: str, report: Report | None, error: BatchError | None) -> dict[str
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
-        "error": error.to_dict() if error else None,
+        "error": error_object(error.code, error.detail) if error else None,
     }
 
 
@@ -305,33 +371,196 @@ def _print_text(name: str, report: Report | None, error: BatchError | None, out:
 
 
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .rulesets import Registry, install
+    from .rulesets import Registry
 
     registry = Registry(args.home)
     if args.action == "install":
-        for pack in install(registry, args.source, args.packs or None):
-            print(f"installed {pack.key} -> {pack.directory}", file=out)
+        return _install(registry, args, out, err)
+    if args.action == "sources":
+        from .rulesets.download import addresses
+
+        for address in addresses(registry.manifests[k] for k in sorted(registry.manifests)):
+            print(f"{address.url}\t{address.sha256 or '-'}\t{' '.join(address.packs)}", file=out)
         return EXIT_VALID
-    if args.action == "list":
-        installed = {p.key for p in registry.installed()}
+    needed = _needed_packs()
+    installed = {p.key: p for p in registry.installed()}
+    missing = sorted(key for key in needed if key not in installed)
+    if args.action == "list":  # a quick look: files present (`verify` checks their sha256)
         print(f"rules home: {registry.home}", file=out)
+        incomplete = []
         for key, manifest in sorted(registry.manifests.items()):
-            state = "installed" if key in installed else "missing"
-            print(f"  {key:<22} {manifest.kind:<10} {state:<9} {manifest.title}", file=out)
-        return EXIT_VALID
-    bad = 0
-    packs = registry.installed()
-    if not packs:
-        print(f"no packs installed in {registry.home}", file=err)
-        return EXIT_ERROR
-    for pack in packs:
+            state = "missing"
+            if key in installed:
+                gone = [rel for rel in manifest.files if not (installed[key].directory / rel).is_file()]
+                state = "INCOMPLETE" if gone else "installed"
+                if gone:
+                    incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
+            print(f"  {key:<22} {manifest.kind:<10} {state:<10} {manifest.title}", file=out)
+        _report_missing(missing, needed, registry, err)
+        for entry in incomplete:
+            print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
+        return EXIT_ERROR if missing or incomplete else EXIT_VALID
+    broken = []
+    for key, pack in sorted(installed.items()):
         problems = pack.problems()
-        bad += len(problems)
-        state = "ok" if not problems else "BROKEN"
-        print(f"{pack.key:<22} {state} ({len(pack.manifest.files)} files)", file=out)
+        print(f"{key:<22} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files)", file=out)
         for code, rel, detail in problems:
             print(f"  {code}: {rel}: {detail}", file=out)
-    return EXIT_VALID if bad == 0 else EXIT_ERROR
+        if problems:
+            broken.append(key)
+    for key in missing:
+        print(f"{key:<22} MISSING", file=out)
+    _report_missing(missing, needed, registry, err)
+    if broken:
+        print(
+            f"einvoice-validate: ruleset.corrupt: damaged pack(s): {', '.join(broken)}; "
+            "run `einvoice-validate rulesets install` again",
+            file=err,
+        )
+    return EXIT_ERROR if missing or broken else EXIT_VALID
+
+
+def _needed_packs() -> dict[str, list[str]]:
+    """Every pack some profile runs, with the profiles that run it."""
+    from .profiles import load_profiles
+
+    needed: dict[str, list[str]] = {}
+    for profile in load_profiles():
+        for key in (profile.xsd, *profile.schematron):
+            needed.setdefault(key, []).append(profile.name)
+    return needed
+
+
+def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: Registry, err: TextIO) -> None:
+    for key in missing:
+        names = needed[key]
+        more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+        print(
+            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} "
+            f"(needed by the profile(s) {', '.join(names[:2])}{more})",
+            file=err,
+        )
+    if missing:
+        print(
+            "  install: einvoice-validate rulesets install   (download; or --from DIR, see `rulesets install --help`)",
+            file=err,
+        )
+
+
+def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .rulesets import install
+    from .rulesets.download import MIRROR_ENV
+
+    mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
+    if args.source is not None:
+        print(f"installing the rule packs from {args.source} into {registry.home} (no network access)", file=err)
+    elif mirror:
+        print(f"downloading the rule packs through the mirror {mirror} into {registry.home}", file=err)
+    else:
+        print(
+            f"downloading the rule packs from upstream into {registry.home} (`rulesets sources` lists the addresses)",
+            file=err,
+        )
+    bar = _DownloadBar(err) if args.source is None and _isatty(err) else None
+    try:
+        packs = install(
+            registry, args.source, args.packs or None, mirror=mirror, on_progress=bar.update if bar else None
+        )
+    finally:
+        if bar is not None:
+            bar.finish()
+    for pack in packs:
+        print(f"installed {pack.key} -> {pack.directory}", file=out)
+    return EXIT_VALID
+
+
+class _DownloadBar:
+    """One line on a terminal's stderr per download: name, a bar (when the size is known), megabytes."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, name: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        finished = total is not None and done >= total
+        if now - self.last < 0.1 and not finished:
+            return
+        self.last = now
+        mb = f"{done / 1e6:.1f}" + (f"/{total / 1e6:.1f}" if total else "") + " MB"
+        bar = ""
+        if total:
+            filled = 30 * min(done, total) // total
+            bar = "[" + "#" * filled + "." * (30 - filled) + "] "
+        self.err.write(f"\r\x1b[K{name[:40]:<40} {bar}{mb}")
+        if finished:
+            self.err.write("\n")
+            self.shown = False
+        else:
+            self.shown = True
+        self.err.flush()
+
+    def finish(self) -> None:
+        if self.shown:
+            self.err.write("\n")
+            self.err.flush()
+            self.shown = False
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    from .limits import DEFAULT_LIMITS
+
+    try:
+        from .server.run import NotLoopback, serve
+        from .server.settings import ServerSettings
+    except ImportError as exc:  # pragma: no cover - the [server] extra is missing
+        print(
+            f"einvoice-validate: serve needs the server extra (pip install 'einvoice-validate[server]'): {exc}",
+            file=err,
+        )
+        return EXIT_ERROR
+    settings = ServerSettings(
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        queue_size=args.queue_size,
+        max_body_bytes=args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes,
+        body_timeout=args.body_timeout,
+        max_in_flight_per_client=args.max_in_flight,
+        document_timeout=args.document_timeout,
+        max_documents=args.max_documents,
+        keys_file=args.keys,
+        prepare=tuple(args.prepare),
+        xsd_gate=args.xsd_gate,
+        rules_home=args.home,
+        validator_options={"engine": args.engine} if args.engine else {},
+    )
+    try:
+        return EXIT_VALID if serve(settings) else EXIT_ERROR
+    except NotLoopback as exc:
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
+
+
+def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .server.access import create_key, load_keys, revoke_key
+
+    if args.action == "create":
+        key, entry = create_key(args.keys, args.permission)
+        print(key, file=out)
+        print(
+            f"key {entry.id} ({entry.permission}) stored as a checksum in {args.keys}; it is shown only now", file=err
+        )
+        return EXIT_VALID
+    if args.action == "list":
+        for e in load_keys(args.keys):
+            print(f"{e.id}  {e.permission:<8} {e.created}{'  revoked' if e.revoked else ''}", file=out)
+        return EXIT_VALID
+    if revoke_key(args.keys, args.id):
+        return EXIT_VALID
+    print(f"einvoice-validate: no key {args.id} in {args.keys}", file=err)
+    return EXIT_ERROR
 
 
 def _profiles(out: TextIO) -> int:

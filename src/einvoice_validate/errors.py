@@ -1,28 +1,37 @@
 """The exception tree: every way an input can fail to be *validated* (as opposed to being invalid).
 
 An invalid invoice is a result (a :class:`~einvoice_validate.findings.Report` with findings). These exceptions
-mean "could not validate" and each carries a stable, documented ``code`` that API callers can rely on::
+mean "could not validate". ``code`` is one of the invoicing API's codes (``../shared/api/CONTRACT.md``; the
+code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a client of the API can branch on it;
+``reason`` is the finer distinction for library users and logs (never a code), ``detail`` the English text::
 
-    EInvoiceValidateError                 (code: str, detail: str)
+    EInvoiceValidateError                 (code, detail, reason)
     ├── InputError                        the caller's document cannot be validated
-    │   ├── request.unreadable            the source could not be read (missing file, I/O error, wrong type)
-    │   ├── invoice.too-large             over limits.max_document_bytes (checked before parsing)
-    │   ├── document.unreadable           not well-formed XML (line and column in the detail)
-    │   ├── document.forbidden-construct  DOCTYPE / entity declarations (refused, never resolved)
-    │   ├── document.limit-exceeded       nesting or node size beyond the configured limits
-    │   └── document.unsupported-type     well-formed, but not a UBL Invoice/CreditNote or CII invoice
-    ├── ProfileError                      profile.unknown / profile.mismatch (forced profile unusable)
-    └── RulesetError                      the installation cannot validate: never "silently green"
+    │   ├── request.unreadable        400 the source could not be read        reason: io, type, text-stream
+    │   ├── invoice.too-large         422 over a size limit                   reason: bytes, elements, text-length,
+    │   │                                                                             attribute-length
+    │   ├── document.unreadable       422 not usable as XML                   reason: empty, not-xml, encoding,
+    │   │                                                                             doctype, xinclude, depth
+    │   └── document.unsupported-type 415 well-formed, but no invoice we know  reason: root, envelope, no-profile
+    ├── ProfileError                      a forced profile is unusable
+    │   └── request.invalid-parameter 400                                     reason: profile-unknown,
+    │                                                                                 profile-mismatch
+    ├── PoolBusy                          invoice.busy 503: the pool's queue is full; retry after ``retry_after`` s
+    ├── WorkerDied                        server.error 500: the worker process holding the document died
+    │                                     (reason: worker-died) or overran the time limit (timeout); the other
+    │                                     documents are unaffected. An unexpected exception inside a worker (a
+    │                                     bug) is ``server.error`` with reason ``internal``
+    └── RulesetError                      an *operator* error, the installation cannot validate (never "silently
+        │                                 green"); its codes are not the API's: at the HTTP boundary (wire.py)
+        │                                 it becomes ``500 server.error`` and the code stays in the server's log
         ├── ruleset.missing               a pack (or one of its files) is not installed
         ├── ruleset.corrupt               a file's sha256 differs from its manifest
         ├── ruleset.invalid               a manifest or profile file cannot be read
         └── ruleset.install-failed        the installer could not fetch or copy a pack
 
-Batch validation (:mod:`einvoice_validate.batch`) reports these codes per document, plus one of its own that
-is never raised, only given as a result's ``error.code``::
-
-    worker.crashed                        the worker process validating this document died (Saxon crash, OOM
-                                          kill, ...); the rest of the batch is unaffected
+Batch validation (:mod:`einvoice_validate.batch`) gives the same codes per document (a dead worker:
+``server.error`` with reason ``worker-died``). This module imports nothing of the package at import time (the
+message catalogue is looked up only when ``message`` is read).
 """
 
 from __future__ import annotations
@@ -34,10 +43,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ERROR_CODES",
+    "REASONS",
+    "RULESET_CODES",
     "EInvoiceValidateError",
     "InputError",
+    "PoolBusy",
     "ProfileError",
     "RulesetError",
+    "WorkerDied",
     "message_for_code",
 ]
 
@@ -47,29 +60,44 @@ ERROR_CODES: frozenset[str] = frozenset(
         "request.unreadable",
         "invoice.too-large",
         "document.unreadable",
-        "document.forbidden-construct",
-        "document.limit-exceeded",
         "document.unsupported-type",
-        "profile.unknown",
-        "profile.mismatch",
-        "profile.none",
-        "ruleset.missing",
-        "ruleset.corrupt",
-        "ruleset.invalid",
-        "ruleset.install-failed",
-        "worker.crashed",
+        "request.invalid-parameter",
+        "invoice.busy",
+        "server.error",
     }
 )
-"""Every error code the library gives (the documented vocabulary; the tree above explains each)."""
+"""Every code the library gives a caller: each one of the API's codes (``wire.STATUS`` has its status)."""
+
+REASONS: dict[str, tuple[str, ...]] = {
+    "request.unreadable": ("io", "type", "text-stream"),
+    "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length"),
+    "document.unreadable": ("empty", "not-xml", "encoding", "doctype", "xinclude", "depth"),
+    "document.unsupported-type": ("root", "envelope", "no-profile"),
+    "request.invalid-parameter": ("profile-unknown", "profile-mismatch"),
+    "invoice.busy": ("queue-full",),
+    "server.error": ("worker-died", "timeout", "internal"),
+}
+"""The ``reason`` values of each code (the finer distinctions a library user or a log may want)."""
+
+RULESET_CODES: frozenset[str] = frozenset(
+    {"ruleset.missing", "ruleset.corrupt", "ruleset.invalid", "ruleset.install-failed"}
+)
+"""The operator's codes (:class:`RulesetError`): a broken installation, not the caller's document."""
 
 
 class EInvoiceValidateError(Exception):
-    """Base class: the input could not be validated. ``code`` is stable, ``detail`` is for humans."""
+    """Base class: the input could not be validated. ``code`` is stable, ``detail`` is for humans, ``reason``
+    (or None) says which of the code's cases it is (see the tree above)."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, *, reason: str | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # keyword-only ``reason`` survives pickling (the worker processes send errors to the parent)
+        return (_rebuild, (type(self), self.code, self.detail, self.reason))
 
     @property
     def message(self) -> Message:
@@ -79,11 +107,19 @@ class EInvoiceValidateError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        return {"code": self.code, "message": self.message.model_dump(mode="json"), "detail": self.detail}
+        from .wire import error_object
+
+        return error_object(self.code, self.detail)
+
+
+def _rebuild(cls: type[EInvoiceValidateError], code: str, detail: str, reason: str | None) -> EInvoiceValidateError:
+    exc = cls.__new__(cls)
+    EInvoiceValidateError.__init__(exc, code, detail, reason=reason)
+    return exc
 
 
 def message_for_code(code: str) -> Message:
-    """The English and German sentence for an error code (also used for batch-only codes)."""
+    """The English and German sentence for an error code."""
     from .findings import Message
     from .messages import catalogue
 
@@ -103,3 +139,21 @@ class ProfileError(EInvoiceValidateError):
 
 class RulesetError(EInvoiceValidateError):
     """A rule pack is missing, corrupted or cannot be installed."""
+
+
+class PoolBusy(EInvoiceValidateError):
+    """The worker pool's queue is full (``invoice.busy``): try again after ``retry_after`` seconds."""
+
+    retry_after: int = 1
+
+    def __init__(self, detail: str, *, retry_after: int = 1) -> None:
+        super().__init__("invoice.busy", detail, reason="queue-full")
+        self.retry_after = retry_after
+
+
+class WorkerDied(EInvoiceValidateError):
+    """The worker process validating the document died (Saxon crash, OOM kill; reason ``worker-died``) or was
+    stopped after the document's time limit (reason ``timeout``): ``server.error``."""
+
+    def __init__(self, detail: str, *, reason: str = "worker-died") -> None:
+        super().__init__("server.error", detail, reason=reason)

@@ -16,20 +16,20 @@ class Limits:
             ``invoice.too-large``. Checked before parsing, also while reading a stream (never more than this
             plus one byte is read). Real invoices carry base64 attachments of tens of MB, so libxml2's own
             10 MB text-node limit is lifted (``huge_tree``) and this explicit limit bounds every node instead.
-        max_depth: the deepest element nesting accepted (``document.limit-exceeded`` beyond it). UBL and CII
-            invoices stay well below 20 levels; the check runs in libxml2's XPath engine, not in Python.
-        max_elements: the most elements a document may have (``document.limit-exceeded``): a 10,000-line
-            invoice has about 300,000; the limit bounds the memory of the parsed trees (lxml's and Saxon's),
-            which a document of tiny elements could otherwise blow up to many times its size.
-        max_text_length: the longest text node, in characters (``document.limit-exceeded``): room for an
-            embedded attachment of about 48 MB (base64).
-        max_attribute_length: the longest attribute value, in characters (``document.limit-exceeded``); invoice
-            attributes are codes, ids and file names.
+        max_depth: the deepest element nesting accepted (beyond it: ``document.unreadable``, reason ``depth``).
+            UBL and CII invoices stay well below 20 levels; the check runs in libxml2's XPath engine, not in Python.
+        max_elements: the most elements a document may have (``invoice.too-large``, reason ``elements``): a
+            10,000-line invoice has about 300,000; the limit bounds the memory of the parsed trees (lxml's and
+            Saxon's), which a document of tiny elements could otherwise blow up to many times its size.
+        max_text_length: the longest text node, in characters (``invoice.too-large``, reason ``text-length``):
+            room for an embedded attachment of about 48 MB (base64).
+        max_attribute_length: the longest attribute value, in characters (``invoice.too-large``, reason
+            ``attribute-length``); invoice attributes are codes, ids and file names.
 
     The element, text and attribute checks run only when the document is big enough to break them (a
     document of N bytes cannot hold a text longer than N), so ordinary invoices pay nothing for them.
-    DTDs, entities and XInclude are always refused (``document.forbidden-construct``): there is no limit for
-    them to set.
+    DTDs, entities and XInclude are always refused (``document.unreadable``, reason ``doctype`` / ``xinclude``):
+    there is no limit for them to set.
     """
 
     max_document_bytes: int = 100 * 1024 * 1024

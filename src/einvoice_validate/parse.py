@@ -110,19 +110,23 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
             with path.open("rb") as fh:
                 data = fh.read(cap + 1)
         except OSError as exc:
-            raise InputError("request.unreadable", f"cannot read {name}: {exc.strerror or exc}") from exc
+            raise InputError("request.unreadable", f"cannot read {name}: {exc.strerror or exc}", reason="io") from exc
     elif hasattr(source, "read"):
         name = getattr(source, "name", None)
         name = name if isinstance(name, str) else None
         try:
             data = _read_capped(source, cap)
         except OSError as exc:
-            raise InputError("request.unreadable", f"cannot read the stream: {exc}") from exc
+            raise InputError("request.unreadable", f"cannot read the stream: {exc}", reason="io") from exc
         if not isinstance(data, bytes):
-            raise InputError("request.unreadable", "the file object must be opened in binary mode")
+            raise InputError(
+                "request.unreadable", "the file object must be opened in binary mode", reason="text-stream"
+            )
     else:
         raise InputError(
-            "request.unreadable", f"cannot validate a {type(source).__name__}: pass bytes, a path or a binary file"
+            "request.unreadable",
+            f"cannot validate a {type(source).__name__}: pass bytes, a path or a binary file",
+            reason="type",
         )
     if len(data) > cap:
         raise _too_large(len(data), cap)
@@ -144,7 +148,9 @@ def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int) -> bytes:
 
 
 def _too_large(size: int, cap: int) -> InputError:
-    return InputError("invoice.too-large", f"the document has {size} bytes or more; the limit is {cap} bytes")
+    return InputError(
+        "invoice.too-large", f"the document has {size} bytes or more; the limit is {cap} bytes", reason="bytes"
+    )
 
 
 _local = threading.local()
@@ -225,10 +231,12 @@ def _parse_counting(data: bytes, max_elements: int) -> etree._Element:
     events = etree.iterparse(io.BytesIO(data), events=("start",), **_HARDENED)
     for count, _ in enumerate(events, start=1):
         if count > max_elements:
-            raise InputError("document.limit-exceeded", f"the document has more than {max_elements} elements")
+            raise InputError(
+                "invoice.too-large", f"the document has more than {max_elements} elements", reason="elements"
+            )
     root: etree._Element | None = events.root
     if root is None:
-        raise InputError("document.unreadable", "the document has no root element")
+        raise InputError("document.unreadable", "the document has no root element", reason="not-xml")
     return root
 
 
@@ -242,14 +250,18 @@ def _parse(data: bytes, limits: Limits) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         if "Excessive depth" in (exc.msg or ""):
-            raise InputError("document.limit-exceeded", f"elements are nested too deeply (line {line})") from exc
+            raise InputError(
+                "document.unreadable", f"elements are nested too deeply (line {line})", reason="depth"
+            ) from exc
         kind = _what_it_looks_like(data)
         prefix = f"this is {kind}; " if kind else ""
         raise InputError(
-            "document.unreadable", f"{prefix}not well-formed XML at line {line}, column {column}: {exc.msg}"
+            "document.unreadable",
+            f"{prefix}not well-formed XML at line {line}, column {column}: {exc.msg}",
+            reason="not-xml",
         ) from exc
     except ValueError as exc:  # e.g. lxml refusing an unknown encoding
-        raise InputError("document.unreadable", f"not readable as XML: {exc}") from exc
+        raise InputError("document.unreadable", f"not readable as XML: {exc}", reason="encoding") from exc
 
 
 _XINCLUDE_TAGS = tuple(f"{{{ns}}}*" for ns in _XINCLUDE_NAMESPACES)
@@ -273,14 +285,22 @@ def _long_attribute_probe(limit: int) -> etree.XPath:
 def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> None:
     """Refuse XInclude and anything beyond the structural limits (each probe runs in libxml2, in C)."""
     if _depth_probe(limits.max_depth)(tree):
-        raise InputError("document.limit-exceeded", f"elements are nested deeper than {limits.max_depth} levels")
+        raise InputError(
+            "document.unreadable", f"elements are nested deeper than {limits.max_depth} levels", reason="depth"
+        )
     # The element count was checked while parsing (_parse_counting); a text or attribute value takes at least
     # one byte per character, so only documents larger than the limit need the probes.
     if size > limits.max_text_length and _long_text_probe(limits.max_text_length)(tree):
-        raise InputError("document.limit-exceeded", f"a text node is longer than {limits.max_text_length} characters")
+        raise InputError(
+            "invoice.too-large",
+            f"a text node is longer than {limits.max_text_length} characters",
+            reason="text-length",
+        )
     if size > limits.max_attribute_length and _long_attribute_probe(limits.max_attribute_length)(tree):
         raise InputError(
-            "document.limit-exceeded", f"an attribute value is longer than {limits.max_attribute_length} characters"
+            "invoice.too-large",
+            f"an attribute value is longer than {limits.max_attribute_length} characters",
+            reason="attribute-length",
         )
 
 
@@ -293,6 +313,7 @@ def _unwrap_sbdh(root: etree._Element) -> etree._Element:
         raise InputError(
             "document.unsupported-type",
             f"the StandardBusinessDocument envelope holds {len(payload)} payload elements; expected one invoice",
+            reason="envelope",
         )
     return payload[0]
 
@@ -301,22 +322,27 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read, parse and classify one document. Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
     if not data.strip():
-        raise InputError("document.unreadable", "the document is empty" if not data else "the document is blank")
+        raise InputError(
+            "document.unreadable", "the document is empty" if not data else "the document is blank", reason="empty"
+        )
     if _prolog_has_markup_declaration(data):
         raise InputError(
-            "document.forbidden-construct",
+            "document.unreadable",
             "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)",
+            reason="doctype",
         )
     root = _parse(data, limits)
     tree = root.getroottree()
     if tree.docinfo.doctype:  # type: ignore[attr-defined]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
-        raise InputError("document.forbidden-construct", "the document has a DOCTYPE declaration")
+        raise InputError("document.unreadable", "the document has a DOCTYPE declaration", reason="doctype")
     # Nothing here processes XInclude (neither lxml nor Saxon is asked to); refusing it keeps that true for
     # whatever consumes the document next. Namespace URIs may be written with character references, so the
     # probe looks at the parsed tree, not the bytes.
     if _has_xinclude(root):
         raise InputError(
-            "document.forbidden-construct", "the document has XInclude elements; they are refused (never resolved)"
+            "document.unreadable",
+            "the document has XInclude elements; they are refused (never resolved)",
+            reason="xinclude",
         )
     _check_structure(tree, len(data), limits)
     envelope: Envelope | None = None
@@ -331,6 +357,7 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
             "document.unsupported-type",
             f"the root element{inside} is {{{qname.namespace or ''}}}{qname.localname}; expected a UBL 2.1 "
             "Invoice or CreditNote or a UN/CEFACT CrossIndustryInvoice",
+            reason="root",
         )
     if envelope is not None:
         # The invoice alone, as its own document: lxml copies the namespace declarations it inherits from the

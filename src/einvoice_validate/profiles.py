@@ -73,16 +73,23 @@ def match_profile(document: Document, profiles: tuple[Profile, ...]) -> Profile:
     for profile in profiles:
         if profile.matches(document):
             return profile
-    raise ProfileError("profile.none", f"no profile applies to a {document.document_type} document")
+    raise ProfileError(
+        "document.unsupported-type", f"no profile applies to a {document.document_type} document", reason="no-profile"
+    )
 
 
 def find_profile(name: str, profiles: tuple[Profile, ...] | None = None) -> Profile:
-    """The profile called ``name``; raises ``profile.unknown`` (the one check every entry point uses)."""
+    """The profile called ``name``; raises ``request.invalid-parameter`` (reason ``profile-unknown``): the one
+    check every entry point uses."""
     profiles = profiles if profiles is not None else load_profiles()
     for profile in profiles:
         if profile.name == name:
             return profile
-    raise ProfileError("profile.unknown", f"unknown profile {name}; known: {', '.join(p.name for p in profiles)}")
+    raise ProfileError(
+        "request.invalid-parameter",
+        f"unknown profile {name}; known: {', '.join(p.name for p in profiles)}",
+        reason="profile-unknown",
+    )
 
 
 def select_profile(document: Document, profiles: tuple[Profile, ...], name: str | None) -> Profile:
@@ -92,7 +99,8 @@ def select_profile(document: Document, profiles: tuple[Profile, ...], name: str 
     profile = find_profile(name, profiles)
     if profile.root != document.document_type:
         raise ProfileError(
-            "profile.mismatch",
+            "request.invalid-parameter",
             f"profile {name} is for {profile.root} documents; this one is a {document.document_type}",
+            reason="profile-mismatch",
         )
     return profile

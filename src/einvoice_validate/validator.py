@@ -19,9 +19,10 @@ from .parse import Document, Source, load
 from .profiles import Profile, find_profile, load_profiles, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
+from .schematron.engines import ENGINES, get_engine
 from .xsd import XsdStage
 
-__all__ = ["Validator"]
+__all__ = ["ENGINES", "Validator"]
 
 GENERIC_PROFILE_NOTE = "profile.en16931-only"
 
@@ -42,6 +43,9 @@ class Validator:
         limits: document size and depth limits.
         xsd_gate: skip Schematron when XSD found errors (the KoSIT validator's behaviour). Off by default: the
             API promises every finding at once.
+        engine: the XSLT engine, ``saxonc`` (default: no Java, fast start) or ``saxon-java`` (Saxon-HE for Java
+            through JPype: faster once warm, for servers and batch jobs); default ``$EINVOICE_VALIDATE_ENGINE``,
+            else ``saxonc``; see :mod:`.schematron.engines`.
     """
 
     def __init__(
@@ -51,7 +55,9 @@ class Validator:
         rules_home: Path | None = None,
         limits: Limits = DEFAULT_LIMITS,
         xsd_gate: bool = False,
+        engine: str | None = None,
     ) -> None:
+        self.engine = get_engine(engine)
         self.profiles = load_profiles()
         self.registry = Registry(rules_home)
         self.limits = limits
@@ -74,7 +80,7 @@ class Validator:
                 for key in profile.schematron:
                     pack = self.registry.get(key)
                     pack.verify()
-                    sch.append(SchematronStage(pack, profile.custom_levels))
+                    sch.append(SchematronStage(pack, profile.custom_levels, self.engine))
                     slim = slim and pack.manifest.attachment_content == "emptiness"
                 stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch), slim)
                 self._stages[profile.name] = stages
@@ -129,10 +135,8 @@ class Validator:
         timings["xsd"] = _ms(start)
         if self.xsd_gate and xsd_findings:
             return
-        from .schematron._saxon import to_saxon
-
         start = time.perf_counter()
-        saxon_doc = to_saxon(document, slim_attachments=stages.slim_attachments and self._slim)
+        saxon_doc = self.engine.load(document, slim_attachments=stages.slim_attachments and self._slim)
         timings["saxon-parse"] = _ms(start)
         for stage in stages.schematron:
             start = time.perf_counter()

@@ -3,29 +3,57 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from ..errors import RulesetError
 
-__all__ = ["Manifest", "Upstream", "bundled_dir", "load_manifests"]
+__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "Upstream", "bundled_dir", "load_manifests"]
+
+
+class Archive(BaseModel):
+    """An archive upstream publishes (a release zip): fetched once per install, only the members named in
+    ``Manifest.sources`` are extracted. ``sha256`` is the archive's own checksum, where it is recorded; every
+    extracted member is checked against ``Manifest.files`` in any case."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str
+    sha256: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _https(cls, url: str) -> str:
+        return _check_url(url)
 
 
 class Upstream(BaseModel):
-    """Where the official files come from (used by the downloading installer and shown by ``rulesets list``)."""
+    """Where the official files come from (shown by ``rulesets list`` and ``rulesets sources``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     repository: str
     release: str
     commit: str | None = None
-    archive: str | None = None
+    archives: tuple[Archive, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where one file of a pack comes from: ``bundled`` (written by this project, shipped in the package),
+    ``file`` (fetched by its own address) or ``member`` (``member`` of the archive at ``url``)."""
+
+    kind: Literal["bundled", "file", "member"]
+    url: str = ""
+    member: str = ""
     archive_sha256: str | None = None
-    archive_prefix: str = ""
-    archive_dest: str = ""
+
+
+BUNDLED = "bundled"
 
 
 class Manifest(BaseModel):
@@ -43,6 +71,11 @@ class Manifest(BaseModel):
     entries: dict[str, str]
     upstream: Upstream
     files: dict[str, str]
+    sources: dict[str, str] = {}
+    """Where each file comes from, for the downloading installer: an address (``https://…``), an archive's
+    address and the member inside it (``https://…/x.zip#path/in/zip``, the archive listed in
+    ``upstream.archives``), or ``bundled`` (a file this project writes, e.g. a NOTICE quoting upstream's
+    copyright text: shipped with the package in ``rulesets/packs/<id>/<version>/``). Empty: no download."""
     attachment_content: Literal["full", "emptiness"] = "full"
     """What a Schematron pack's findings depend on in the content of an embedded attachment (UBL
     ``cbc:EmbeddedDocumentBinaryObject``, CII ``ram:AttachmentBinaryObject``): ``emptiness`` (reviewed: no rule
@@ -52,6 +85,56 @@ class Manifest(BaseModel):
     @property
     def key(self) -> str:
         return f"{self.id}@{self.version}"
+
+    @field_validator("files")
+    @classmethod
+    def _relative_paths(cls, files: dict[str, str]) -> dict[str, str]:
+        for rel in files:
+            parts = PurePosixPath(rel).parts
+            if not parts or rel.startswith("/") or "\\" in rel or ":" in rel or ".." in parts:
+                raise ValueError(f"file {rel!r} is not a plain path inside the pack folder")
+        return files
+
+    @model_validator(mode="after")
+    def _sources_cover_the_files(self) -> Manifest:
+        if not self.sources:
+            return self
+        archives = {a.url for a in self.upstream.archives}
+        if set(self.sources) != set(self.files):
+            raise ValueError(f"sources and files differ: {sorted(set(self.sources) ^ set(self.files))}")
+        for rel, where in self.sources.items():
+            if where == BUNDLED:
+                continue
+            url, _, member = where.partition("#")
+            _check_url(url)
+            if member and url not in archives:
+                raise ValueError(f"file {rel!r} comes from {url}, which is not in upstream.archives")
+        return self
+
+    def origin(self, rel: str) -> Origin:
+        """Where the file ``rel`` comes from (see :attr:`sources`)."""
+        where = self.sources.get(rel)
+        if where is None:
+            raise RulesetError(
+                "ruleset.install-failed", f"pack {self.key} has no download address for {rel}; use --from DIR"
+            )
+        if where == BUNDLED:
+            return Origin("bundled")
+        url, _, member = where.partition("#")
+        if not member:
+            return Origin("file", url)
+        sha = next(a.sha256 for a in self.upstream.archives if a.url == url)
+        return Origin("member", url, member, sha)
+
+    def bundled_file(self, rel: str) -> Path:
+        """Where the package keeps a ``bundled`` file of this pack."""
+        return bundled_dir() / "packs" / self.id / self.version / rel
+
+
+def _check_url(url: str) -> str:
+    if not url.startswith("https://") or len(url) < 10:
+        raise ValueError(f"not an https address: {url!r}")
+    return url
 
 
 def bundled_dir() -> Path:

@@ -60,7 +60,7 @@ class InstalledPack:
         from .prepare import PREPARATION_VERSION, read_index, step_versions
 
         index = read_index(self.directory)
-        reinstall = f"run `einvoice-validate rulesets install --from DIR {self.key}` again"
+        reinstall = f"run `einvoice-validate rulesets install {self.key}` again (add `--from DIR` without a network)"
         if index is None:
             raise RulesetError(
                 "ruleset.missing", f"pack {self.key} has no prepared stylesheets in {self.directory}; {reinstall}"
@@ -118,7 +118,8 @@ class InstalledPack:
                         "ruleset.missing",
                         PREPARED_INDEX,
                         "no prepared stylesheets (installed by an older version); "
-                        f"run `einvoice-validate rulesets install --from DIR {self.key}` again",
+                        f"run `einvoice-validate rulesets install {self.key}` again "
+                        "(add `--from DIR` without a network)",
                     )
                 ]
             path, expected = self.prepared("stylesheet")
@@ -159,7 +160,8 @@ class Registry:
         if not directory.is_dir():
             raise RulesetError(
                 "ruleset.missing",
-                f"pack {key} is not installed in {self.home}; run `einvoice-validate rulesets install --from DIR`",
+                f"pack {key} is not installed in {self.home}; run `einvoice-validate rulesets install` "
+                "(download; or `--from DIR`)",
             )
         return InstalledPack(manifest, directory)
 

@@ -1,12 +1,11 @@
-"""The only module that imports saxonche: one processor per process, stylesheets compiled once and cached.
+"""The ``saxonc`` engine, the only module that imports saxonche: one processor per process, stylesheets compiled once.
 
 saxonche is untyped; this module is the typed facade the rest of the library uses. Importing the package
 does not load Saxon: the processor is created on first use.
 
-Each official stylesheet is compiled through a small XSLT 3.0 wrapper that imports it and runs it inside
-``xsl:try``: a dynamic error (e.g. FORG0001 on "7x" as a decimal) then comes back as data with its error code,
-instead of only as text on the process's stderr. The wrapper also switches indentation off: the SVRL comes back
-without the whitespace the official ``xsl:output indent="yes"`` would add (our reader normalises text anyway).
+Each prepared stylesheet is compiled through the wrapper of :mod:`.engines` (``xsl:try`` around the run): a
+dynamic error (e.g. FORG0001 on "7x" as a decimal) comes back as data with its error code, instead of only as
+text on the process's stderr.
 
 The document crosses into Saxon once per validation (:func:`to_saxon`), in the cheaper of two forms measured
 with SaxonC-HE 13.1: as text for small documents, from a private temporary file holding the very bytes the
@@ -17,15 +16,23 @@ than handing over a string; below ~64 KiB the file's set-up costs more than it s
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lxml import etree
-
 from ..errors import RulesetError
+from .engines import (
+    ERROR_CODE,
+    EV_NS,
+    RUN_TEMPLATE,
+    SLIM_KEEP_CHARS,
+    SLIM_MIN_CHARS,
+    StylesheetRuntimeError,
+    engine_rejects,
+    slimmed_text,
+    wrapper_text,
+)
 
 if TYPE_CHECKING:
     from ..parse import Document
@@ -34,6 +41,7 @@ __all__ = [
     "FILE_PARSE_MIN_BYTES",
     "SLIM_KEEP_CHARS",
     "SLIM_MIN_CHARS",
+    "SaxonCEngine",
     "SaxonDocument",
     "Stylesheet",
     "StylesheetRuntimeError",
@@ -45,32 +53,7 @@ __all__ = [
 
 # From this size on, a UTF-8 document reaches Saxon through a temporary file (see the module docstring).
 FILE_PARSE_MIN_BYTES = 64 * 1024
-# Embedded attachments longer than this are cut for packs that only test them for emptiness (slimmed_text).
-SLIM_MIN_CHARS = 4096
-SLIM_KEEP_CHARS = 64
-_ATTACHMENT_TAGS = (
-    "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}EmbeddedDocumentBinaryObject",
-    "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}AttachmentBinaryObject",
-)
-
-_EV_NS = "urn:einvoice-validate:saxon"
-_RUN = f"{{{_EV_NS}}}run"
-_WRAPPER = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
-    xmlns:err="http://www.w3.org/2005/xqt-errors" xmlns:ev="{ns}">
-  <xsl:import href="{href}"/>
-  <xsl:output method="xml" indent="no"/>
-  <xsl:template name="ev:run">
-    <xsl:try>
-      <xsl:apply-templates select="."/>
-      <xsl:catch>
-        <ev:runtime-error code="{{local-name-from-QName($err:code)}}">
-          <xsl:value-of select="$err:description"/>
-        </ev:runtime-error>
-      </xsl:catch>
-    </xsl:try>
-  </xsl:template>
-</xsl:stylesheet>"""
-_ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
+_RUN = f"{{{EV_NS}}}{RUN_TEMPLATE}"
 
 _lock = threading.RLock()
 _processor: Any = None
@@ -89,15 +72,6 @@ def _saxon() -> tuple[Any, Any]:
         return _processor, _xslt
 
 
-class StylesheetRuntimeError(Exception):
-    """A stylesheet stopped with a dynamic error; ``code`` is the XPath/XSLT error code (e.g. FORG0001)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
 class SaxonDocument:
     """A document inside Saxon (built once per validation, shared by every pack)."""
 
@@ -110,8 +84,13 @@ class SaxonDocument:
 def parse_document(text: str) -> SaxonDocument:
     """Build Saxon's tree from text that already passed the hardened lxml parser (no DOCTYPE, no entities)."""
     processor, _ = _saxon()
+    from saxonche import PySaxonApiError
+
     with _lock:
-        return SaxonDocument(processor.parse_xml(xml_text=text))
+        try:
+            return SaxonDocument(processor.parse_xml(xml_text=text))
+        except PySaxonApiError as exc:
+            raise engine_rejects(exc) from exc
 
 
 def _parse_utf8_file(data: bytes) -> SaxonDocument:
@@ -122,8 +101,13 @@ def _parse_utf8_file(data: bytes) -> SaxonDocument:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        from saxonche import PySaxonApiError
+
         with _lock:
-            return SaxonDocument(processor.parse_xml(xml_file_name=name))
+            try:
+                return SaxonDocument(processor.parse_xml(xml_file_name=name))
+            except PySaxonApiError as exc:
+                raise engine_rejects(exc) from exc
     finally:
         os.unlink(name)
 
@@ -143,35 +127,6 @@ def to_saxon(document: Document, *, slim_attachments: bool = False) -> SaxonDocu
     if len(document.data) >= FILE_PARSE_MIN_BYTES and _is_utf8(document):
         return _parse_utf8_file(document.data)
     return parse_document(document.text())
-
-
-def slimmed_text(document: Document) -> str | None:
-    """The document as text with the content of each long embedded attachment cut to its leading whitespace and
-    the next :data:`SLIM_KEEP_CHARS` characters, or None when it has no attachment longer than
-    :data:`SLIM_MIN_CHARS` characters.
-
-    For rule packs whose findings depend on an attachment's content only through whether it is empty (or only
-    whitespace), as reviewed for each pack and recorded in its manifest (``attachment_content = "emptiness"``):
-    the cut keeps exactly that, and the elements, attributes and positions, so every finding and location is
-    the same, while Saxon no longer reads, stores and scans megabytes of base64 (an attachment of 200 KB costs
-    about 3 ms to hand over and, in XRechnung's "no empty elements" rule, 2 ms to test, per document). The XSD
-    stage has already checked the full content. ``document.tree`` is restored before returning.
-    """
-    cut = [
-        (element, text)
-        for element in document.tree.iter(*_ATTACHMENT_TAGS)
-        if len(element) == 0 and (text := element.text) is not None and len(text) > SLIM_MIN_CHARS
-    ]
-    if not cut:
-        return None
-    try:
-        for element, text in cut:
-            lead = len(text) - len(text.lstrip(" \t\r\n"))
-            element.text = text[: lead + SLIM_KEEP_CHARS]
-        return etree.tostring(document.tree, encoding="unicode")
-    finally:
-        for element, text in cut:
-            element.text = text
 
 
 def _is_utf8(document: Document) -> bool:
@@ -197,7 +152,7 @@ class Stylesheet:
                 result: str | None = self._executable.call_template_returning_string(template_name=_RUN)
             except PySaxonApiError as exc:  # errors xsl:try cannot catch (e.g. in global variables)
                 text = str(exc).strip()
-                found = _ERROR_CODE.search(text)
+                found = ERROR_CODE.search(text)
                 raise StylesheetRuntimeError(found.group(1) if found else "SAXON", text) from exc
         if result is None:
             raise StylesheetRuntimeError("SAXON", f"{self.path.name} produced no output")
@@ -215,9 +170,24 @@ def compile_stylesheet(path: Path, checksum: str) -> Stylesheet:
         from saxonche import PySaxonApiError
 
         try:
-            executable = xslt.compile_stylesheet(stylesheet_text=_WRAPPER.format(ns=_EV_NS, href=key[0].as_uri()))
+            executable = xslt.compile_stylesheet(stylesheet_text=wrapper_text(key[0]))
         except PySaxonApiError as exc:
             raise RulesetError("ruleset.invalid", f"cannot compile the stylesheet {path}: {exc}") from exc
         compiled = Stylesheet(executable, key[0])
         _compiled[key] = compiled
         return compiled
+
+
+class SaxonCEngine:
+    """The ``saxonc`` engine (SaxonC-HE; the default): see :mod:`.engines`."""
+
+    name = "saxonc"
+
+    def load(self, document: Document, *, slim_attachments: bool = False) -> SaxonDocument:
+        return to_saxon(document, slim_attachments=slim_attachments)
+
+    def parse_text(self, text: str) -> SaxonDocument:
+        return parse_document(text)
+
+    def compile(self, path: Path, checksum: str) -> Stylesheet:
+        return compile_stylesheet(path, checksum)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ..findings import Finding, Flag, severity_of_flag
 from ..messages import catalogue
 from ..rulesets.registry import InstalledPack
-from ._saxon import SaxonDocument, StylesheetRuntimeError, compile_stylesheet
+from .engines import Engine, StylesheetRuntimeError, get_engine
 from .svrl import SvrlError, SvrlEvent, parse_svrl
 
 __all__ = ["RUNTIME_ERROR", "SchematronStage"]
@@ -25,16 +25,17 @@ _FLAGS: dict[str, Flag] = {
 
 
 class SchematronStage:
-    """One compiled pack; ``custom_levels`` are the profile's per-rule severity overrides (KoSIT customLevel)."""
+    """One compiled pack; ``custom_levels`` are the profile's per-rule severity overrides (KoSIT customLevel);
+    ``engine`` runs it (default: ``saxonc``), on documents loaded by the same engine."""
 
-    def __init__(self, pack: InstalledPack, custom_levels: Mapping[str, Flag]) -> None:
+    def __init__(self, pack: InstalledPack, custom_levels: Mapping[str, Flag], engine: Engine | None = None) -> None:
         self.source = pack.key
         # The prepared copy (rulesets.prepare): the official rules without the SVRL output no finding uses.
         path, checksum = pack.prepared("stylesheet")
-        self._stylesheet = compile_stylesheet(path, checksum)
+        self._stylesheet = (engine or get_engine()).compile(path, checksum)
         self._levels = dict(custom_levels)
 
-    def run(self, document: SaxonDocument) -> list[Finding]:
+    def run(self, document: object) -> list[Finding]:
         try:
             events = parse_svrl(self._stylesheet.run(document))
         except StylesheetRuntimeError as exc:

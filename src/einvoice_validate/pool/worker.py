@@ -1,0 +1,223 @@
+"""The worker process and its protocol: one :class:`~einvoice_validate.Validator` per process, one document at a
+time, over length-prefixed pickles on the worker's stdin/stdout.
+
+A worker is a fresh interpreter (``python -c`` importing this module), not a multiprocessing child: nothing of
+the parent is inherited (no Saxon state, safe whatever the parent loaded), and the caller's ``__main__`` is
+never re-imported (a script without the ``if __name__ == "__main__"`` guard still works). The worker moves its
+own stdout to stderr first, so whatever Saxon or a library prints cannot corrupt the protocol. A dead worker
+shows as end-of-file on its pipe.
+
+Messages, parent -> worker: the :class:`WorkerConfig`, then one :data:`Task` per document; end-of-file stops
+the worker. Worker -> parent: with ``config.prepare``, first ``(-1, "ready", None)`` once every profile's packs
+are compiled (or ``(-1, "error", ...)``); then one :data:`Reply` per task:
+``(index, "ok", (report JSON bytes, sha256 of the document bytes or None))``,
+``(index, "error", (kind, code, detail, reason))`` for an :class:`EInvoiceValidateError`, or
+``(index, "raise", traceback text)`` for an unexpected exception (a bug).
+
+Test-only hook: ``WorkerConfig.crash_on``: the worker calls ``os._exit(70)`` on a document whose name (or its
+base name) equals it, so the tests can kill a worker deterministically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..errors import EInvoiceValidateError, InputError, ProfileError, RulesetError
+
+__all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "error_from_reply", "recv", "send", "worker_env"]
+
+TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
+"""Read once by a pool when it starts (never by the workers): the value becomes ``WorkerConfig.crash_on``."""
+TEST_CRASH_EXIT = 70
+JOIN_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerConfig:
+    """How a worker builds its validator: ``Validator(**validator_options)``. The options are the Validator's
+    keywords (``profile``, ``rules_home``, ``limits``, ``xsd_gate``, and any later one such as an engine choice):
+    the pool passes them through untouched, so a new option needs no change here. Their values must pickle.
+
+    Attributes:
+        validator_options: keyword arguments of :class:`~einvoice_validate.Validator`.
+        prepare: compile every profile's packs (or those of the profiles named) before the first document (a
+            server's workers; a batch compiles on demand) and report ``ready``.
+        crash_on: test-only, see the module docstring.
+    """
+
+    validator_options: dict[str, Any] = field(default_factory=dict)
+    prepare: bool | tuple[str, ...] = False
+    crash_on: str | None = None
+
+
+Task = tuple[int, str, "str | bytes", "str | None"]
+"""(index, name, payload: a path or the document's bytes, profile to force or None)."""
+Reply = tuple[int, Literal["ok", "ready", "error", "raise"], Any]
+_HEADER = struct.Struct(">Q")
+_KINDS: dict[str, type[EInvoiceValidateError]] = {
+    "input": InputError,
+    "profile": ProfileError,
+    "ruleset": RulesetError,
+    "other": EInvoiceValidateError,
+}
+
+
+def send(fd: int, obj: object) -> None:
+    """Write one message (a length-prefixed pickle) to ``fd``."""
+    body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    for part in (_HEADER.pack(len(body)), body):
+        data = memoryview(part)
+        while data:
+            data = data[os.write(fd, data) :]
+
+
+def _read_exact(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def recv(fd: int) -> Any:
+    """Read one message from ``fd``; ``EOFError`` when the other side is gone."""
+    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
+    return pickle.loads(_read_exact(fd, size))
+
+
+def _error_body(exc: EInvoiceValidateError) -> tuple[str, str, str, str | None]:
+    kind = next((k for k, cls in _KINDS.items() if isinstance(exc, cls)), "other")
+    return (kind, exc.code, exc.detail, exc.reason)
+
+
+def error_from_reply(body: tuple[str, str, str, str | None]) -> EInvoiceValidateError:
+    """The exception a worker's ``error`` reply stands for (same class, code, detail and reason)."""
+    kind, code, detail, reason = body
+    return _KINDS.get(kind, EInvoiceValidateError)(code, detail, reason=reason)
+
+
+def worker_entry() -> None:
+    """Entry point of a worker process: one Validator for life, one document at a time, until end-of-file."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops the workers
+    inp, out = os.dup(0), os.dup(1)
+    os.dup2(2, 1)  # stray prints go to stderr, never into the protocol
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    try:
+        config: WorkerConfig = recv(inp)
+    except EOFError:
+        return
+    validator: Any = None
+    if config.prepare:
+        ready: Reply
+        try:
+            validator = _build(config)
+            validator.prepare(*(config.prepare if isinstance(config.prepare, tuple) else ()))
+            ready = (-1, "ready", os.getpid())
+        except EInvoiceValidateError as exc:
+            ready = (-1, "error", _error_body(exc))
+        except Exception:
+            ready = (-1, "raise", traceback.format_exc())
+        send(out, ready)
+        if ready[1] != "ready":
+            return
+    while True:
+        try:
+            index, name, payload, profile = recv(inp)
+        except (EOFError, OSError):
+            return  # the parent is done (or gone)
+        if config.crash_on is not None and config.crash_on in (name, os.path.basename(name)):
+            os._exit(TEST_CRASH_EXIT)  # test-only hook
+        reply: Reply
+        try:
+            if validator is None:
+                validator = _build(config)
+            report = validator.validate(payload, profile=profile)
+            digest = hashlib.sha256(payload).hexdigest() if isinstance(payload, bytes) else None
+            reply = (index, "ok", (report.model_dump_json(by_alias=True).encode(), digest))
+        except EInvoiceValidateError as exc:
+            reply = (index, "error", _error_body(exc))
+        except Exception:
+            reply = (index, "raise", traceback.format_exc())
+        try:
+            send(out, reply)
+        except OSError:
+            return
+
+
+def _build(config: WorkerConfig) -> Any:
+    from ..validator import Validator
+
+    return Validator(**config.validator_options)
+
+
+def worker_env() -> dict[str, str]:
+    """The parent's environment, with this package importable however the parent found it."""
+    env = dict(os.environ)
+    package_parent = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+    return env
+
+
+class WorkerProcess:
+    """One worker process (parent side): started with its config, fed tasks, stopped by closing its input."""
+
+    def __init__(self, config: WorkerConfig, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from einvoice_validate.pool.worker import worker_entry; worker_entry()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            bufsize=0,
+        )
+        send(self.stdin, config)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def stdin(self) -> int:
+        assert self.process.stdin is not None
+        return self.process.stdin.fileno()
+
+    @property
+    def stdout(self) -> int:
+        assert self.process.stdout is not None
+        return self.process.stdout.fileno()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        """Close its input: the worker finishes its document and exits."""
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+
+    def close(self, timeout: float = JOIN_TIMEOUT) -> int:
+        """Wait for the worker to exit (killing it after ``timeout`` seconds); its exit code."""
+        self.stop()
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        return code

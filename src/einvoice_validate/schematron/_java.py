@@ -1,0 +1,239 @@
+"""The ``saxon-java`` engine, the only module that imports JPype: Saxon-HE for Java in this process's own JVM.
+
+The JVM starts on first use, once per process (a JVM cannot be restarted in a process), with exactly one jar on
+its class path: Saxon-HE as Debian's ``libsaxonhe-java`` installs it, checked against the sha256 pinned in
+``rulesets/engines.toml`` before the JVM loads it (missing: ``ruleset.missing``; another file:
+``ruleset.corrupt``). The stylesheets are compiled through the same wrapper as for ``saxonc``
+(:func:`.engines.wrapper_text`) and give the same SVRL text, read by the same reader.
+
+Thread-safe without a lock around runs: a compiled ``XsltExecutable`` is shared, each run gets its own
+``Xslt30Transformer``, and JPype releases the GIL inside Java calls, so Python threads run stylesheets in
+parallel. The document reaches Saxon as the bytes the hardened lxml parser accepted (UTF-8), or as lxml's
+serialisation (other encodings, cut attachments), through a parser that refuses any DOCTYPE as well.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RulesetError
+from ..rulesets.manifest import bundled_dir
+from .engines import (
+    ERROR_CODE,
+    EV_NS,
+    RUN_TEMPLATE,
+    StylesheetRuntimeError,
+    engine_rejects,
+    slimmed_text,
+    wrapper_text,
+)
+
+if TYPE_CHECKING:
+    from ..parse import Document
+
+__all__ = ["JAR_ENV", "JVM_OPTIONS_ENV", "JavaDocument", "JavaEngine", "JavaStylesheet", "jar_path"]
+
+JAR_ENV = "EINVOICE_SAXON_JAR"
+JVM_OPTIONS_ENV = "EINVOICE_JVM_OPTIONS"
+# A small heap is enough (the compiled packs take about 60 MB); the serial collector keeps the JVM from
+# competing with the pool's other processes for the cores (measured: no loss of throughput on 2 cores).
+_DEFAULT_JVM_OPTIONS = ("-Xmx512m", "-XX:+UseSerialGC", "-Xss8m")
+_DISALLOW_DOCTYPE = "http://apache.org/xml/features/disallow-doctype-decl"
+
+_lock = threading.RLock()
+_jvm: _Jvm | None = None
+_compiled: dict[tuple[Path, str], JavaStylesheet] = {}
+
+
+def _engine_entry() -> dict[str, str]:
+    path = bundled_dir() / "engines.toml"
+    try:
+        entry = tomllib.loads(path.read_text(encoding="utf-8"))["saxon-he-java"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+        raise RulesetError("ruleset.invalid", f"cannot read the engine pin {path}: {exc}") from exc
+    return {str(k): str(v) for k, v in entry.items()}
+
+
+def jar_path() -> Path:
+    """The verified Saxon-HE jar (``$EINVOICE_SAXON_JAR``, else where Debian's package puts it)."""
+    entry = _engine_entry()
+    jar = Path(os.environ.get(JAR_ENV) or entry["path"])
+    package = entry["debian_package"]
+    try:
+        data = jar.read_bytes()
+    except OSError as exc:
+        raise RulesetError(
+            "ruleset.missing",
+            f"engine saxon-java: Saxon-HE for Java {entry['version']} not found at {jar} ({exc.strerror}); "
+            f"install it with `apt-get install {package}` (or set {JAR_ENV})",
+        ) from exc
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise RulesetError(
+            "ruleset.corrupt",
+            f"engine saxon-java: {jar} is not Saxon-HE {entry['version']} as pinned in engines.toml (sha256 differs)",
+        )
+    return jar
+
+
+class _Jvm:
+    """The JVM's Saxon objects, created once per process."""
+
+    def __init__(self) -> None:
+        jar = jar_path()
+        try:
+            import jpype
+            import jpype.imports
+        except ImportError as exc:
+            raise RulesetError(
+                "ruleset.missing", "engine saxon-java needs JPype: pip install 'einvoice-validate[java]'"
+            ) from exc
+        if not jpype.isJVMStarted():
+            options = os.environ.get(JVM_OPTIONS_ENV)
+            jpype.startJVM(
+                *(options.split() if options else _DEFAULT_JVM_OPTIONS),
+                classpath=[str(jar)],
+                convertStrings=False,
+            )
+        from java.io import ByteArrayInputStream, OutputStream, PrintStream, StringReader, StringWriter
+        from javax.xml.parsers import SAXParserFactory
+        from javax.xml.transform.sax import SAXSource
+        from net.sf.saxon.lib import StandardLogger
+        from net.sf.saxon.s9api import Processor, QName, SaxonApiException
+        from org.xml.sax import InputSource
+
+        self.jpype = jpype
+        self.byte_array = jpype.JArray(jpype.JByte)  # the type, made once (JArray() builds a class per call)
+        self.processor = Processor(False)
+        # Saxon would print warnings (e.g. an error while matching a pattern, which counts as no match) on the
+        # process's stderr; what matters reaches the caller as findings or exceptions.
+        silent = StandardLogger(PrintStream(OutputStream.nullOutputStream()))
+        config = self.processor.getUnderlyingConfiguration()
+        config.setLogger(silent)
+        config.setErrorListener(self.error_listener([]))  # parse errors reach us as exceptions
+        self.run_name = QName(EV_NS, RUN_TEMPLATE)
+        self.api_exception = SaxonApiException
+        self.byte_stream = ByteArrayInputStream
+        self.string_reader = StringReader
+        self.string_writer = StringWriter
+        self.sax_source = SAXSource
+        self.input_source = InputSource
+        factory = SAXParserFactory.newInstance()
+        factory.setNamespaceAware(True)
+        factory.setFeature(_DISALLOW_DOCTYPE, True)  # lxml refused DOCTYPEs already; never resolve one here
+        self.parser_factory = factory
+        self.local = threading.local()
+
+    def error_listener(self, errors: list[str]) -> Any:
+        """A Java ``ErrorListener`` collecting a compilation's errors into ``errors`` (Saxon would print them, and
+        its warnings, on the process's stderr)."""
+
+        def record(exc: Any) -> None:
+            errors.append(str(exc.getMessageAndLocation()))
+
+        listener = {"warning": lambda exc: None, "error": record, "fatalError": record}
+        return self.jpype.JProxy("javax.xml.transform.ErrorListener", dict=listener)
+
+    def builder(self) -> tuple[Any, Any]:
+        """This thread's document builder and XML reader (neither is thread-safe)."""
+        local = self.local
+        if not hasattr(local, "reader"):
+            local.reader = self.parser_factory.newSAXParser().getXMLReader()
+            local.builder = self.processor.newDocumentBuilder()
+        return local.builder, local.reader
+
+
+def _java() -> _Jvm:
+    global _jvm
+    with _lock:
+        if _jvm is None:
+            _jvm = _Jvm()
+        return _jvm
+
+
+class JavaDocument:
+    """A document inside the JVM's Saxon (an ``XdmNode``), built once per validation, shared by every pack."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+
+def _build(jvm: _Jvm, source: Any) -> JavaDocument:
+    builder, reader = jvm.builder()
+    try:
+        return JavaDocument(builder.build(jvm.sax_source(reader, source)))
+    except jvm.api_exception as exc:
+        raise engine_rejects(exc.getMessage()) from exc
+
+
+class JavaStylesheet:
+    """A compiled, wrapped stylesheet; runs are independent (one transformer each) and may be concurrent."""
+
+    def __init__(self, jvm: _Jvm, executable: Any, path: Path) -> None:
+        self._jvm = jvm
+        self._executable = executable
+        self.path = path
+
+    def run(self, document: JavaDocument) -> str:
+        """The SVRL (or ``ev:runtime-error``) as a string."""
+        jvm = self._jvm
+        writer = jvm.string_writer()
+        try:
+            transformer = self._executable.load30()
+            # Global context item: the XRechnung stylesheets read it (else XPDY0002).
+            transformer.setGlobalContextItem(document.node)
+            transformer.callTemplate(jvm.run_name, jvm.processor.newSerializer(writer))
+        except jvm.api_exception as exc:  # errors xsl:try cannot catch (e.g. in global variables)
+            text = str(exc.getMessage() or exc).strip()
+            code = exc.getErrorCode()
+            found = ERROR_CODE.search(text)
+            name = str(code.getLocalName()) if code is not None else (found.group(1) if found else "SAXON")
+            raise StylesheetRuntimeError(name, text) from exc
+        result = str(writer.toString())
+        if not result:
+            raise StylesheetRuntimeError("SAXON", f"{self.path.name} produced no output")
+        return result
+
+
+class JavaEngine:
+    """The ``saxon-java`` engine: see :mod:`.engines`."""
+
+    name = "saxon-java"
+
+    def load(self, document: Document, *, slim_attachments: bool = False) -> JavaDocument:
+        jvm = _java()
+        text = slimmed_text(document) if slim_attachments else None
+        if text is None and (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
+            stream = jvm.byte_stream(jvm.byte_array(document.data))
+            return _build(jvm, jvm.input_source(stream))
+        return self.parse_text(text if text is not None else document.text())
+
+    def parse_text(self, text: str) -> JavaDocument:
+        jvm = _java()
+        return _build(jvm, jvm.input_source(jvm.string_reader(text)))
+
+    def compile(self, path: Path, checksum: str) -> JavaStylesheet:
+        key = (path.resolve(), checksum)
+        with _lock:
+            cached = _compiled.get(key)
+            if cached is not None:
+                return cached
+            jvm = _java()
+            errors: list[str] = []
+            try:
+                compiler = jvm.processor.newXsltCompiler()
+                compiler.setErrorListener(jvm.error_listener(errors))
+                source = jvm.sax_source(jvm.input_source(jvm.string_reader(wrapper_text(key[0]))))
+                executable = compiler.compile(source)
+            except jvm.api_exception as exc:
+                details = "; ".join(errors) or str(exc)
+                raise RulesetError("ruleset.invalid", f"cannot compile the stylesheet {path}: {details}") from exc
+            compiled = JavaStylesheet(jvm, executable, key[0])
+            _compiled[key] = compiled
+            return compiled

@@ -1,0 +1,336 @@
+"""The downloading installer against upstream as published, without the internet.
+
+The archives and single files are built here from ``../shared/rulesets`` in the layout each upstream publishes
+(written down below from the published files, independently of the manifests' ``sources``) and served on
+127.0.0.1 by a plain file server laid out as ``HOST/PATH``: the mirror layout. Every pack is installed through
+the real code path (``--mirror``), and the result is compared file by file with an install from
+``../shared/rulesets``.
+
+The manifests pin the sha256 of the real upstream archives, which archives built here cannot have: the tests
+that install use manifests whose archive pins are replaced by the sha256 of the archives built here (each
+extracted file is still checked against the manifest's own sha256), and one test shows that the real pin is
+enforced.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import io
+import shutil
+import threading
+import urllib.parse
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from einvoice_validate import RulesetError
+from einvoice_validate.cli import main
+from einvoice_validate.rulesets import Manifest, Registry, download, install, load_manifests
+from einvoice_validate.rulesets.download import addresses, mirrored
+
+EN = "raw.githubusercontent.com/ConnectingEurope/eInvoicing-EN16931"
+EN_COMMITS = {
+    "1.3.16": "b6c9e06a59812fb1a83585da40923b3678a649ad",
+    "1.3.15": "8263f86cb49cac1af63837194b0eff52c8601000",
+}
+EN_RELEASES = "github.com/ConnectingEurope/eInvoicing-EN16931/releases/download"
+CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard"
+PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
+XRECHNUNG_ZIP = (
+    "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
+)
+
+
+def _zip(target: Path, members: dict[str, bytes]) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def _tree(folder: Path, prefix: str, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
+    return {
+        prefix + p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.relative_to(folder).as_posix() not in skip
+    }
+
+
+def _put(root: Path, rel: str, data: bytes) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_bytes(data)
+
+
+def build_upstream(rulesets: Path, root: Path) -> None:
+    """Upstream's files, as published, under ``root/HOST/PATH``."""
+    # OASIS: the whole UBL 2.1 package; the runtime schemas in xsdrt/ (no NOTICE: that one is ours).
+    ubl = _tree(rulesets / "xsd/ubl-2.1", "xsdrt/", skip=("NOTICE",))
+    _zip(
+        root / "docs.oasis-open.org/ubl/os-UBL-2.1/UBL-2.1.zip",
+        {"UBL-2.1.html": b"<html>stand-in</html>", **ubl, "xsd/README.txt": b"stand-in for the documented XSD"},
+    )
+    # CEN: release assets with schematron/, xslt/ and examples/ only; the licence lives in the repository.
+    for version, commit in EN_COMMITS.items():
+        base = rulesets / "en16931" / version
+        _put(root, f"{EN}/{commit}/LICENSE.txt", (base / "LICENSE.txt").read_bytes())
+        for syntax in ("ubl", "cii"):
+            members = {**_tree(base / syntax / "schematron", "schematron/"), **_tree(base / syntax / "xslt", "xslt/")}
+            members["examples/stand-in.xml"] = b"<Invoice/>"
+            _zip(root / f"{EN_RELEASES}/validation-{version}/en16931-{syntax}-{version}.zip", members)
+    # CII D16B: four files of the CEN repository at the 1.3.16 commit (a path with spaces).
+    for path in sorted((rulesets / "xsd/cii-d16b").glob("*.xsd")):
+        _put(root, f"{EN}/{EN_COMMITS['1.3.16']}/{CII_D16B}/{path.name}", path.read_bytes())
+    # KoSIT: LICENSE, README, CHANGELOG at the root, the rules under schematron/.
+    xr = rulesets / "xrechnung/2.5.0"
+    _zip(
+        root / XRECHNUNG_ZIP,
+        {
+            "CHANGELOG.md": b"# stand-in",
+            "LICENSE": (xr / "LICENSE").read_bytes(),
+            "README.md": b"# stand-in",
+            **_tree(xr, "schematron/", skip=("LICENSE",)),
+        },
+    )
+    # phive-rules: single files of the repository at the pinned commit.
+    ro = rulesets / "cius-ro/1.0.9/xslt-phive"
+    resources = f"{PHIVE}/phive-rules-cius-ro/src/main/resources"
+    for name in ("LICENSE", "NOTICE"):
+        _put(root, f"{resources}/{name}", (ro / name).read_bytes())
+    for sheet in sorted(ro.glob("*.xslt")):
+        _put(root, f"{resources}/external/schematron/1.0.9/{sheet.name}", sheet.read_bytes())
+
+
+@dataclass
+class Server:
+    root: Path
+    url: str
+    requests: list[str] = field(default_factory=list)
+    fail_first: dict[str, list[int]] = field(default_factory=dict)
+    """path -> HTTP statuses to answer before serving the file (one per request)."""
+
+
+def _handler(server: Server) -> type[http.server.SimpleHTTPRequestHandler]:
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = urllib.parse.unquote(self.path)
+            server.requests.append(path)
+            queued = server.fail_first.get(path)
+            if queued:
+                self.send_error(queued.pop(0))
+                return
+            super().do_GET()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture(scope="module")
+def server(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("upstream")
+    build_upstream(shared / "rulesets", root)
+    state = Server(root, "")
+    handler = functools.partial(_handler(state), directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(autouse=True)
+def _no_retry_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "RETRY_WAIT_S", 0.0)
+
+
+def _host_path(url: str) -> Path:
+    parts = urllib.parse.urlsplit(url)
+    return Path(parts.netloc + urllib.parse.unquote(parts.path))
+
+
+def repinned(root: Path) -> dict[str, Manifest]:
+    """The manifests with each archive pinned to the sha256 of the archive built here."""
+    result = {}
+    for key, manifest in load_manifests().items():
+        archives = tuple(
+            a.model_copy(update={"sha256": hashlib.sha256((root / _host_path(a.url)).read_bytes()).hexdigest()})
+            for a in manifest.upstream.archives
+        )
+        upstream = manifest.upstream.model_copy(update={"archives": archives})
+        result[key] = manifest.model_copy(update={"upstream": upstream})
+    return result
+
+
+def _files(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def downloaded(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Registry:
+    registry = Registry(tmp_path_factory.mktemp("home-mirror"), repinned(server.root))
+    server.requests.clear()
+    install(registry, mirror=server.url)
+    return registry
+
+
+def test_every_pack_installs_from_upstream_shaped_archives(
+    downloaded: Registry, server: Server, shared: Path, tmp_path: Path
+) -> None:
+    copied = Registry(tmp_path / "home-shared", downloaded.manifests)
+    install(copied, shared / "rulesets")
+    assert len(downloaded.installed()) == len(load_manifests()) == 9
+    for pack in downloaded.installed():
+        assert pack.problems() == [], pack.key
+        other = copied.get(pack.key)
+        assert _files(pack.directory) == _files(other.directory), f"{pack.key}: download and --from differ"
+
+
+def test_each_address_is_fetched_once(downloaded: Registry, server: Server) -> None:
+    counts = Counter(server.requests)
+    assert max(counts.values()) == 1, [p for p, n in counts.items() if n > 1]
+    expected = {"/" + _host_path(a.url).as_posix() for a in addresses(downloaded.manifests.values())}
+    assert set(counts) == expected
+    assert "/" + XRECHNUNG_ZIP in counts  # one download for both XRechnung packs
+
+
+def test_the_real_archive_pin_is_enforced(server: Server, tmp_path: Path) -> None:
+    # The real manifests pin the real release zip; the one built here differs, so it is refused.
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "home"), None, ["xrechnung-ubl@2.5.0"], mirror=server.url)
+    assert info.value.code == "ruleset.corrupt"
+    assert "xrechnung-3.0.2-schematron-2.5.0.zip" in info.value.detail and "pins" in info.value.detail
+    assert Registry(tmp_path / "home").installed() == []
+
+
+def test_mirror_maps_host_and_path() -> None:
+    url = "https://raw.githubusercontent.com/o/r/abc/a%20b/c.xsd"
+    assert (
+        mirrored(url, "http://127.0.0.1:8000/m/")
+        == "http://127.0.0.1:8000/m/raw.githubusercontent.com/o/r/abc/a%20b/c.xsd"
+    )
+    assert mirrored(url, None) == url
+
+
+def test_a_mirror_must_be_http(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="http"):
+        install(Registry(tmp_path / "home"), None, ["cii-d16b@D16B"], mirror="/some/folder")
+
+
+def test_a_server_error_is_retried(server: Server, tmp_path: Path) -> None:
+    license_path = f"/{EN}/{EN_COMMITS['1.3.16']}/LICENSE.txt"
+    server.fail_first[license_path] = [503]
+    server.requests.clear()
+    registry = Registry(tmp_path / "home", repinned(server.root))
+    [pack] = install(registry, None, ["en16931-cii@1.3.16"], mirror=server.url)
+    assert pack.problems() == []
+    assert server.requests.count(license_path) == 2
+
+
+def test_a_missing_file_fails_at_once_naming_the_address(server: Server, tmp_path: Path) -> None:
+    license_path = f"/{EN}/{EN_COMMITS['1.3.16']}/LICENSE.txt"
+    server.fail_first[license_path] = [404]
+    server.requests.clear()
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "home", repinned(server.root)), None, ["en16931-cii@1.3.16"], mirror=server.url)
+    assert info.value.code == "ruleset.install-failed"
+    detail = info.value.detail
+    assert "HTTP 404" in detail and "https://raw.githubusercontent.com/" in detail and server.url in detail
+    assert "rulesets sources" in detail and "--from DIR" in detail
+    assert server.requests.count(license_path) == 1
+
+
+def test_a_download_over_the_size_limit_is_refused(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(download, "MAX_DOWNLOAD_BYTES", 10_000)
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "home", repinned(server.root)), None, ["ubl-2.1@2.1"], mirror=server.url)
+    assert info.value.code == "ruleset.install-failed" and "limit of 10000" in info.value.detail
+
+
+def test_from_a_folder_of_downloads(server: Server, tmp_path: Path) -> None:
+    keys = ["ubl-2.1@2.1", "cii-d16b@D16B", "en16931-cii@1.3.15", "cius-ro-ubl@1.0.9"]
+    manifests = repinned(server.root)
+    # As `wget -x` leaves them (HOST/PATH): the served tree itself.
+    by_path = install(Registry(tmp_path / "a", manifests), server.root, keys)
+    # By name, all in one folder.
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for address in addresses(manifests[k] for k in keys):
+        shutil.copyfile(server.root / _host_path(address.url), flat / _host_path(address.url).name)
+    by_name = install(Registry(tmp_path / "b", manifests), flat, keys)
+    for one, two in zip(by_path, by_name, strict=True):
+        assert one.problems() == [] and _files(one.directory) == _files(two.directory)
+    (flat / "LICENSE.txt").unlink()
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "c", manifests), flat, ["en16931-cii@1.3.15"])
+    assert info.value.code == "ruleset.missing" and "LICENSE.txt" in info.value.detail
+    assert "unpacked official layout" in info.value.detail
+
+
+def test_manifest_paths_cannot_leave_the_pack_folder() -> None:
+    raw = load_manifests()["en16931-cii@1.3.16"].model_dump()
+    for bad in ("../escape.xsl", "/etc/passwd", "a/../../b"):
+        data = {**raw, "files": {bad: "0" * 64}, "sources": {bad: "bundled"}}
+        with pytest.raises(ValidationError):
+            Manifest.model_validate(data)
+
+
+def test_cli_sources_lists_every_address() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["rulesets", "sources"], stdout=out, stderr=err) == 0
+    rows = [line.split("\t") for line in out.getvalue().splitlines()]
+    assert len(rows) == len(addresses(load_manifests().values())) == 15
+    for url, sha, packs in rows:
+        assert url.startswith("https://") and len(sha) == 64 and packs
+
+
+def test_cli_install_through_a_mirror(server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(download.MIRROR_ENV, server.url)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--home", str(tmp_path / "home"), "rulesets", "install", "cii-d16b@D16B"], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert "through the mirror" in err.getvalue() and "installed cii-d16b@D16B" in out.getvalue()
+
+
+def test_cli_verify_and_list_name_every_missing_pack(tmp_path: Path) -> None:
+    for action in ("verify", "list"):
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["--home", str(tmp_path / "empty"), "rulesets", action], stdout=out, stderr=err) == 2
+        for key in load_manifests():
+            assert f"pack {key} is not installed" in err.getvalue(), (action, key)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_cli_draws_a_progress_bar_on_a_terminal_only(server: Server, tmp_path: Path) -> None:
+    args = ["rulesets", "install", "--mirror", server.url, "cii-d16b@D16B"]
+    terminal, pipe = _Terminal(), io.StringIO()
+    assert main(["--home", str(tmp_path / "a"), *args], stdout=io.StringIO(), stderr=terminal) == 0
+    assert "\r" in terminal.getvalue() and "CrossIndustryInvoice_100pD16B.xsd" in terminal.getvalue()
+    assert main(["--home", str(tmp_path / "b"), *args], stdout=io.StringIO(), stderr=pipe) == 0
+    assert "\r" not in pipe.getvalue() and "MB" not in pipe.getvalue()
+
+
+def test_cli_list_names_an_incomplete_pack(server: Server, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert main(["--home", str(home), "rulesets", "install", "--mirror", server.url, "cii-d16b@D16B"]) == 0
+    (home / "packs/cii-d16b/D16B/NOTICE").unlink()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--home", str(home), "rulesets", "list"], stdout=out, stderr=err) == 2
+    assert "INCOMPLETE" in out.getvalue() and "cii-d16b@D16B (1 file(s) missing, e.g. NOTICE)" in err.getvalue()
