@@ -27,6 +27,7 @@ from einvoice_validate.rulesets.prepare import (
     PREPARED_INDEX,
     STEPS,
     PreparationError,
+    _union,
     prepare_pack,
     prepare_stylesheet,
     read_index,
@@ -123,7 +124,12 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
     index = read_index(pack.directory)
     assert index is not None and index.version == PREPARATION_VERSION
     assert index.steps == step_versions(DEFAULT_STEPS) == {s.name: s.version for s in STEPS}
-    assert list(index.steps) == ["strip-unused-output", "isolate-rule-errors", "skip-attribute-walk"]
+    assert list(index.steps) == [
+        "strip-unused-output",
+        "isolate-rule-errors",
+        "skip-attribute-walk",
+        "guard-absence-tests",
+    ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
 
@@ -398,3 +404,76 @@ def test_the_installed_copies_skip_the_attribute_walk(registry: Registry, key: s
     kept = text.count(b'select="@*|*"') + text.count(b'mode="#current" select="@*"')
     # CIUS-RO has rules on attributes (//@currencyID, //@unitCode) in one pattern: that traversal stays.
     assert kept == (23 if key == "cius-ro-ubl@1.0.9" else 0)
+
+
+# --- guard-absence-tests ---------------------------------------------------------------------------------------
+
+
+def _absence_rules(tests: list[str]) -> bytes:
+    """An ISO-skeleton-like stylesheet: one rule on the root element with an assert per test (ids A0, A1, ...)."""
+    asserts = "".join(
+        f'<xsl:choose><xsl:when test="{t}"/><xsl:otherwise><svrl:failed-assert id="A{i}" test="{t}">'
+        f"<svrl:text>A{i}</svrl:text></svrl:failed-assert></xsl:otherwise></xsl:choose><!--ASSERT-->"
+        for i, t in enumerate(tests)
+    )
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}" xmlns:p="urn:p">'
+        '<xsl:template match="/"><svrl:schematron-output><xsl:apply-templates mode="M1" select="/"/>'
+        "</svrl:schematron-output></xsl:template>"
+        f'<xsl:template match="/doc" mode="M1" priority="1">{asserts}</xsl:template>'
+        '<xsl:template match="@*|node()" mode="M1" priority="-2"><xsl:apply-templates mode="M1" select="*"/>'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+def test_the_union_of_absence_paths_shares_leading_steps() -> None:
+    paths = [["a", "b"], ["a", "c", "d"], ["a", "c", "@e"], ["x", "y"], ["x"], ["p:q", "p:r"]]
+    assert _union(paths) == "a/(b | c/(d | @e)) | x | p:q/p:r"
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "<doc/>",
+        "<doc><a/><x/></doc>",
+        "<doc><a><c><d/></c></a></doc>",
+        '<doc><a><c e="1"/></a></doc>',
+        '<doc xmlns:p="urn:p"><p:q><p:r/></p:q><b/></doc>',
+        "<doc><b>2</b><x><y/></x></doc>",
+    ],
+)
+def test_guarded_absence_asserts_report_as_before(document: str, tmp_path: Path) -> None:
+    tests = [
+        "not(a/b)",
+        "not(a/c/d)",
+        "not(a/c/@e)",
+        "not(x/y)",
+        "not(x)",
+        "b = '1' or not(b)",
+        *(f"not({t})" for t in ("p:q/p:r", "z", "a/z", "x/z")),
+    ]
+    plain = _absence_rules(tests)
+    guarded = prepare_stylesheet(plain, ["guard-absence-tests"])
+    assert guarded.count(b'<xsl:if test="exists(') == 2, "two runs of at least four (the comparison ends one)"
+    engine = get_engine()
+    outputs = []
+    for name, data in (("plain.xsl", plain), ("guarded.xsl", guarded)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        outputs.append(parse_svrl(engine.compile(path, name).run(engine.parse_text(document))))
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_the_installed_copies_guard_the_absence_asserts(registry: Registry, key: str) -> None:
+    root = etree.fromstring(registry.get(key).prepared_stylesheet().read_bytes(), etree.XMLParser(huge_tree=True))
+    guards = [
+        g
+        for g in root.iter(f"{{{XSL}}}if")
+        if (g.get("test") or "").startswith("exists(") and g.find(f"{{{XSL}}}choose") is not None
+    ]
+    guarded = sum(len(g.findall(f"{{{XSL}}}choose")) for g in guards)
+    if key.startswith("xrechnung"):
+        assert guarded == 0  # SchXslt writes asserts as xsl:if: not this step's shape
+    else:
+        assert guarded >= 400, "CEN's and CIUS-RO's 'shall not be used' syntax rules"
