@@ -1,5 +1,6 @@
 """What each preparation step costs or saves: per pack, the mean time per document of its prepared stylesheet with
-each step switched on or off (``rulesets.prepare``), under saxonche, warm.
+each step switched on or off (``rulesets.prepare``), warm, under either engine (``--engine saxonc``, the default,
+or ``saxon-java``: then use ``--wall`` and a longer ``--warmup``, its JIT and collector run on other threads).
 
 The documents are parsed into Saxon once (attachments cut as the Validator does, unless ``--full-attachments``);
 only the transforms are timed (``Stylesheet.run``: the wrapper, the stylesheet, the SVRL string). Variants of a
@@ -14,7 +15,7 @@ steps existed), ``rollback`` (all steps, but every ``xsl:try`` buffering its out
 and ``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``).
 
 Usage: python benchmarks/prepare_steps.py [--passes N] [--warmup N] [--packs KEY,...] [--variants NAME,...]
-[--full-attachments] [--wall]
+[--full-attachments] [--wall] [--engine saxonc|saxon-java]
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from lxml import etree
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.prepare import DEFAULT_STEPS, STEPS, Step, _isolate_rule_errors, prepare_stylesheet
-from einvoice_validate.schematron._saxon import SaxonDocument, Stylesheet, compile_stylesheet, to_saxon
+from einvoice_validate.schematron.engines import CompiledStylesheet, Engine, get_engine
 
 SHARED = Path(os.environ.get("EINVOICE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
@@ -73,17 +74,21 @@ def variants(data: bytes) -> dict[str, bytes]:
     return out
 
 
-def compile_variants(folder: Path, name: str, sheets: dict[str, bytes]) -> dict[str, Stylesheet]:
+def compile_variants(
+    engine: Engine, folder: Path, name: str, sheets: dict[str, bytes]
+) -> dict[str, CompiledStylesheet]:
     compiled = {}
     for i, (variant, text) in enumerate(sheets.items()):
         path = folder / str(i) / name
         path.parent.mkdir(parents=True)
         path.write_bytes(text)
-        compiled[variant] = compile_stylesheet(path, hashlib.sha256(text).hexdigest())
+        compiled[variant] = engine.compile(path, hashlib.sha256(text).hexdigest())
     return compiled
 
 
-def time_pass(sheets: dict[str, Stylesheet], docs: list[SaxonDocument], clock: Callable[[], float]) -> dict[str, float]:
+def time_pass(
+    sheets: dict[str, CompiledStylesheet], docs: list[object], clock: Callable[[], float]
+) -> dict[str, float]:
     """One pass: each document through every variant in turn (the order rotating from document to document)."""
     spent = dict.fromkeys(sheets, 0.0)
     order = list(sheets)
@@ -104,17 +109,19 @@ def main() -> int:
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of the process's CPU time")
     parser.add_argument("--variants", help="only these variants (comma-separated names; 'all' is always measured)")
+    parser.add_argument("--engine", default="saxonc", help="saxonc (default) or saxon-java")
     args = parser.parse_args()
+    engine = get_engine(args.engine)
     clock = time.perf_counter if args.wall else time.process_time
     registry = Registry()
     documents = [load(p.read_bytes()) for p in CASES]
     by_syntax = {
-        syntax: [to_saxon(d, slim_attachments=not args.full_attachments) for d in documents if d.syntax == syntax]
+        syntax: [engine.load(d, slim_attachments=not args.full_attachments) for d in documents if d.syntax == syntax]
         for syntax in ("ubl", "cii")
     }
-    ro_docs = [to_saxon(load(p.read_bytes()), slim_attachments=not args.full_attachments) for p in RO_CASES]
+    ro_docs = [engine.load(load(p.read_bytes()), slim_attachments=not args.full_attachments) for p in RO_CASES]
     kind = "wall-clock" if args.wall else "CPU (process_time)"
-    print(f"saxonche, warm: {args.warmup} unmeasured passes, then {args.passes}; interleaved per document; {kind}")
+    print(f"{engine.name}, warm: {args.warmup} unmeasured passes, then {args.passes}; interleaved per document; {kind}")
     print(
         f"documents: {len(by_syntax['ubl'])} UBL + {len(by_syntax['cii'])} CII business cases, {len(ro_docs)} CIUS-RO"
     )
@@ -127,7 +134,7 @@ def main() -> int:
             if args.variants:
                 wanted = {"all", *args.variants.split(",")}
                 texts = {name: text for name, text in texts.items() if name in wanted}
-            sheets = compile_variants(Path(tmp) / key, official.name, texts)
+            sheets = compile_variants(engine, Path(tmp) / key, official.name, texts)
             docs = ro_docs if key.startswith("cius-ro") else by_syntax[pack.manifest.syntax]
             times: dict[str, list[float]] = {v: [] for v in sheets}
             for n in range(args.warmup + args.passes):

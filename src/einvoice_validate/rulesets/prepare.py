@@ -685,9 +685,9 @@ class Step:
 
 STEPS: tuple[Step, ...] = (
     Step("strip-unused-output", 1, _strip_unused_output),
+    Step("guard-absence-tests", 1, _guard_absence_tests),
     Step("isolate-rule-errors", 1, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
-    Step("guard-absence-tests", 1, _guard_absence_tests),
 )
 """Every step, in the order they are applied."""
 
