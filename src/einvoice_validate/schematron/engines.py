@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
 
+from ..attachments import LONG_CHARS, long_attachments, replaced
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -49,13 +50,9 @@ ENGINES = ("saxonc", "saxon-java")
 DEFAULT_ENGINE = "saxonc"
 ENGINE_ENV = "EINVOICE_VALIDATE_ENGINE"  # the engine when none is named (a deployment's setting)
 
-# Embedded attachments longer than this are cut for packs that only test them for emptiness (slimmed_text).
-SLIM_MIN_CHARS = 4096
+# Long embedded attachments (attachments.LONG_CHARS) reach the engine cut to this many characters (slimmed_text).
+SLIM_MIN_CHARS = LONG_CHARS
 SLIM_KEEP_CHARS = 64
-_ATTACHMENT_TAGS = (
-    "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}EmbeddedDocumentBinaryObject",
-    "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}AttachmentBinaryObject",
-)
 
 EV_NS = "urn:einvoice-validate:saxon"
 RUN_TEMPLATE = "run"  # in EV_NS
@@ -166,18 +163,12 @@ def slimmed_text(document: Document) -> str | None:
     costs about 3 ms to hand over and, in XRechnung's "no empty elements" rule, 2 ms to test, per document). The
     XSD stage has already checked the full content. ``document.tree`` is restored before returning.
     """
-    cut = [
-        (element, text)
-        for element in document.tree.iter(*_ATTACHMENT_TAGS)
-        if len(element) == 0 and (text := element.text) is not None and len(text) > SLIM_MIN_CHARS
-    ]
+    cut = long_attachments(document.tree)
     if not cut:
         return None
-    try:
-        for element, text in cut:
-            lead = len(text) - len(text.lstrip(" \t\r\n"))
-            element.text = text[: lead + SLIM_KEEP_CHARS]
+    shortened = []
+    for element, text in cut:
+        lead = len(text) - len(text.lstrip(" \t\r\n"))
+        shortened.append((element, text[: lead + SLIM_KEEP_CHARS], text))
+    with replaced(shortened):
         return etree.tostring(document.tree, encoding="unicode")
-    finally:
-        for element, text in cut:
-            element.text = text
