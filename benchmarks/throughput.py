@@ -3,8 +3,10 @@
 Prints one line per measurement with our figure, the reference's and the ratio (higher = we are faster):
 
 * steady state, documents/s on the 66 XRechnung business cases, 1 worker vs 1 thread and N workers vs N
-  threads, for each of our engines (``saxonc``, ``saxon-java``): both sides warm, i.e. the same number of
-  unmeasured passes first (``--warmup``; the reference's JIT needs them, and so does our ``saxon-java``);
+  threads, for each of our engines (``saxonc``, ``saxon-java``): both sides warm, i.e. unmeasured passes first
+  (``--warmup``; the reference's JIT needs them, and so does our ``saxon-java``). The reference's threads share
+  one JVM, which sees every warm-up document; each of our N workers runs its own JVM and sees 1/N of them, so
+  our pool gets ``--warmup`` x N passes: each of its JVMs as warm as the reference's one;
 * a fresh process validating one invoice (our CLI vs a fresh JVM), wall time;
 * a fresh process validating the 66 business cases, wall time;
 * one large invoice (1,000 and 10,000 lines, from tools/make_large_invoice.py) in a fresh process, wall time;
@@ -67,7 +69,7 @@ from pathlib import Path
 from einvoice_validate import BatchValidator
 files = [Path(p) for p in sys.argv[1:]]
 with BatchValidator(workers={workers}) as pool:
-    for r in pool.iter_validate(files * {warmup}):  # warm-up: start the workers, compile the packs, warm a JIT
+    for r in pool.iter_validate(files * {warmup} * {workers}):  # start the workers, compile, warm each JIT
         pass
     start = time.perf_counter()
     n = sum(1 for _ in pool.iter_validate(files * {repeat}))
