@@ -1,9 +1,12 @@
 """einvoice-validate: offline validation of e-invoices (UBL 2.1, CII D16B) with the official rule packs.
 
-Importing this package does not load Saxon; the first validation compiles only the packs its profile needs.
+Importing this package does not load Saxon (nor asyncio: :class:`Pool` is imported on first use); the first
+validation compiles only the packs its profile needs.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -12,8 +15,10 @@ from .batch import BatchError, BatchResult, BatchValidator, iter_validate, valid
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
-from .pool import Pool
 from .validator import Validator
+
+if TYPE_CHECKING:
+    from .pool import Pool
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -39,3 +44,11 @@ __all__ = [
     "validate",
     "validate_many",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Pool":
+        from .pool import Pool
+
+        return Pool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
