@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .errors import EInvoiceValidateError
 from .findings import Report, Severity
-from .validator import ENGINES
+from .validator import ENGINES, engine_name
 from .wire import error_object
 
 if TYPE_CHECKING:
@@ -118,7 +118,13 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
     srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
     srv.add_argument("--document-timeout", type=float, metavar="S", default=120.0, help="seconds per document")
-    srv.add_argument("--max-documents", type=int, metavar="N", default=5_000, help="recycle a worker after N")
+    srv.add_argument(
+        "--max-documents",
+        type=int,
+        metavar="N",
+        help="recycle a worker after N documents, 0: never (default 5000 on saxonc, whose heap grows; never on "
+        "saxon-java, whose collector bounds its heap and whose new worker would start with a cold JIT)",
+    )
     srv.add_argument(
         "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
     )
@@ -370,6 +376,14 @@ def _print_text(name: str, report: Report | None, error: BatchError | None, out:
         print(f"  {f.severity.value:<7} {f.rule_id:<24} {text}{where}  [{f.source}]", file=out)
 
 
+def _max_documents(given: int | None, engine: str | None) -> int:
+    from .server.settings import ServerSettings
+
+    if given is not None:
+        return given
+    return 0 if engine_name(engine) == "saxon-java" else ServerSettings().max_documents
+
+
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .rulesets import Registry
 
@@ -529,7 +543,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         body_timeout=args.body_timeout,
         max_in_flight_per_client=args.max_in_flight,
         document_timeout=args.document_timeout,
-        max_documents=args.max_documents,
+        max_documents=_max_documents(args.max_documents, args.engine),
         keys_file=args.keys,
         prepare=tuple(args.prepare),
         xsd_gate=args.xsd_gate,

@@ -19,10 +19,10 @@ from .parse import Document, Source, load
 from .profiles import Profile, find_profile, load_profiles, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
-from .schematron.engines import ENGINES, get_engine
+from .schematron.engines import ENGINES, engine_name, get_engine
 from .xsd import XsdStage
 
-__all__ = ["ENGINES", "Validator"]
+__all__ = ["ENGINES", "Validator", "engine_name"]
 
 GENERIC_PROFILE_NOTE = "profile.en16931-only"
 
