@@ -37,7 +37,6 @@ __all__ = [
     "SLIM_MIN_CHARS",
     "CompiledStylesheet",
     "Engine",
-    "EngineDocument",
     "StylesheetRuntimeError",
     "engine_name",
     "engine_rejects",
@@ -97,10 +96,6 @@ class StylesheetRuntimeError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
-
-
-class EngineDocument(Protocol):
-    """A document inside an engine (built once per validation, shared by every pack)."""
 
 
 class CompiledStylesheet(Protocol):
