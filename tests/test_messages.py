@@ -17,6 +17,7 @@ import pytest
 from einvoice_validate import Report
 from einvoice_validate.errors import ERROR_CODES, RULESET_CODES, InputError
 from einvoice_validate.messages import (
+    CATALOGUE_DIR,
     PLACEHOLDER,
     SAME_TEXT_ALLOWED,
     Catalogue,
@@ -216,3 +217,12 @@ def test_label_is_removed_from_official_texts() -> None:
         "SpecifiedTransactionID should not be present"
     )
     assert split_label("[BR-DE-18] Skonto") == "Skonto"
+
+
+def test_the_catalogue_reads_a_file_when_one_of_its_ids_is_first_needed() -> None:
+    files = sorted(CATALOGUE_DIR.glob("*.toml"))
+    lazy = Catalogue(files=files)
+    assert lazy.variants("BR-DE-15") == load_catalogue().variants("BR-DE-15")
+    assert [p.name for p in lazy._parsed] == ["xrechnung.toml"]
+    assert lazy.variants("NO-SUCH-RULE") == ()
+    assert lazy.entries == load_catalogue().entries  # every file read, the same variants in the same order
