@@ -120,6 +120,7 @@ def test_a_document_only_lxml_can_read_is_unreadable_not_a_crash(engine: str, re
     with pytest.raises(InputError) as caught:
         Validator(rules_home=registry.home, engine=engine).validate(data[:at] + "\ufeff".encode() + data[at:])
     assert caught.value.code == "document.unreadable" and "processing instruction" in caught.value.detail
+    assert caught.value.reason == "engine-parser"
 
 
 def test_the_jar_is_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

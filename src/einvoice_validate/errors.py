@@ -71,7 +71,7 @@ ERROR_CODES: frozenset[str] = frozenset(
 REASONS: dict[str, tuple[str, ...]] = {
     "request.unreadable": ("io", "type", "text-stream"),
     "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length"),
-    "document.unreadable": ("empty", "not-xml", "encoding", "doctype", "xinclude", "depth"),
+    "document.unreadable": ("empty", "not-xml", "encoding", "doctype", "xinclude", "depth", "engine-parser"),
     "document.unsupported-type": ("root", "envelope", "no-profile"),
     "request.invalid-parameter": ("profile-unknown", "profile-mismatch"),
     "invoice.busy": ("queue-full",),

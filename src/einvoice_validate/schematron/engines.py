@@ -86,7 +86,11 @@ def engine_rejects(reason: object) -> InputError:
     grammars differ at the edges: e.g. U+FEFF as the first character of a processing instruction's target is a
     name character in XML 1.0 fifth edition, as libxml2 reads it, and not in the fourth, as Xerces does)."""
     first = " ".join(str(reason).split())[:300]
-    return InputError("document.unreadable", f"the XSLT engine's XML parser cannot read the document: {first}")
+    return InputError(
+        "document.unreadable",
+        f"the XSLT engine's XML parser cannot read the document: {first}",
+        reason="engine-parser",
+    )
 
 
 class StylesheetRuntimeError(Exception):

@@ -45,28 +45,12 @@ class SchematronStage:
         return [self._finding(e) for e in events]
 
     def _finding(self, event: SvrlEvent) -> Finding:
-        if event.kind == "runtime-error":
-            return Finding(
-                rule_id=RUNTIME_ERROR,
-                severity=severity_of_flag("fatal"),
-                flag="fatal",
-                stage="schematron",
-                location=None,
-                message=catalogue().render_code(RUNTIME_ERROR, (event.id or "", event.text)),
-                source=self.source,
-            )
+        if event.kind == "runtime-error":  # the pack stopped (an error outside its rules)
+            return self._runtime_error(None, (event.id or "", event.text), variant=0)
         if event.kind == "rule-error":
-            # One assertion raised (rulesets.prepare, step isolate-rule-errors); the pack's other rules ran.
+            # One rule raised (rulesets.prepare, step isolate-rule-errors); the pack's other rules ran.
             values = (", ".join((event.id or "").split()), event.context or "", event.code or "", event.text)
-            return Finding(
-                rule_id=RUNTIME_ERROR,
-                severity=severity_of_flag("fatal"),
-                flag="fatal",
-                stage="schematron",
-                location=event.location,
-                message=catalogue().render_code(RUNTIME_ERROR, values, variant=1),
-                source=self.source,
-            )
+            return self._runtime_error(event.location, values, variant=1)
         rule_id = event.id or "UNSPECIFIC"
         flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
         level = self._levels.get(rule_id)
@@ -79,5 +63,16 @@ class SchematronStage:
             location=event.location,
             message=rendered.message,
             terms=rendered.terms,
+            source=self.source,
+        )
+
+    def _runtime_error(self, location: str | None, values: tuple[str, ...], variant: int) -> Finding:
+        return Finding(
+            rule_id=RUNTIME_ERROR,
+            severity=severity_of_flag("fatal"),
+            flag="fatal",
+            stage="schematron",
+            location=location,
+            message=catalogue().render_code(RUNTIME_ERROR, values, variant=variant),
             source=self.source,
         )
