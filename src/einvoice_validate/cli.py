@@ -437,10 +437,11 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _needed_packs() -> dict[str, list[str]]:
     """Every pack some profile runs, with the profiles that run it."""
     from .profiles import load_profiles
+    from .rulesets.manifest import load_manifests
 
     needed: dict[str, list[str]] = {}
     for profile in load_profiles():
-        for key in (profile.xsd, *profile.schematron):
+        for key in (profile.xsd, *profile.candidate_keys(load_manifests())):
             needed.setdefault(key, []).append(profile.name)
     return needed
 

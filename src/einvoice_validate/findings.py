@@ -6,12 +6,13 @@ frozen and forbid extra fields, so a typo in a producer is an error, not a silen
 
 from __future__ import annotations
 
+from datetime import date
 from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["Finding", "Flag", "Message", "Report", "Severity", "Stage", "severity_of_flag"]
+__all__ = ["Finding", "Flag", "Message", "Report", "Severity", "Stage", "VersionChoice", "severity_of_flag"]
 
 Flag = Literal["fatal", "error", "warning", "information"]
 """The raw level as the rule pack states it (Schematron ``@flag``; XSD errors are ``error``)."""
@@ -69,6 +70,15 @@ class Finding(_Model):
     source: str = Field(description="Which pack said it, as id@version")
 
 
+class VersionChoice(_Model):
+    """Which version of a pack ran because of the rules date (a profile listing several versions, issue 15)."""
+
+    pack: str = Field(description="The version that ran, as id@version")
+    rules_date: date = Field(alias="rulesDate", description="The date the version was chosen for (default: today)")
+    candidates: tuple[str, ...] = Field(description="The versions the profile lists, as id@version")
+    reason: str = Field(description="Why this one: its dates in force, and which version it replaces")
+
+
 class Report(_Model):
     """The outcome of validating one document. ``valid`` is False as soon as one finding is an ERROR."""
 
@@ -80,6 +90,9 @@ class Report(_Model):
         default=None, description="sbdh: the invoice was taken out of a Peppol StandardBusinessDocument envelope"
     )
     packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
+    version_choices: tuple[VersionChoice, ...] = Field(
+        default=(), alias="versionChoices", description="The packs whose version the rules date chose, and why"
+    )
     findings: tuple[Finding, ...]
     valid: bool
     accepted: bool | None = Field(description="The KoSIT verdict (XRechnung profiles); None elsewhere")

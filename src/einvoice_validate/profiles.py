@@ -2,23 +2,64 @@
 
 Matching follows the KoSIT validator's scenarios: the root element and the exact specification identifier
 (first match in file order wins); a profile can also be forced by name.
+
+Versions by date (issue 15): a Schematron entry ``id@version`` pins that version; ``id@v1|v2`` lists versions and
+``id@*`` means every version the manifests know: :meth:`Profile.packs_on` picks, per entry, the version in force on
+the rules date (``Manifest.valid_from``/``valid_until``, both inclusive), the latest ``valid_from`` winning, and says
+why (:class:`~einvoice_validate.findings.VersionChoice`). A date on which no listed version is in force is
+``request.invalid-parameter`` (reason ``rules-date``).
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .errors import ProfileError, RulesetError
-from .findings import Flag
+from .findings import Flag, VersionChoice
 from .parse import Document, DocumentType
-from .rulesets.manifest import bundled_dir
+from .rulesets.manifest import Manifest, bundled_dir
 
-__all__ = ["Profile", "find_profile", "load_profiles", "match_profile", "select_profile"]
+__all__ = [
+    "Profile",
+    "find_profile",
+    "load_profiles",
+    "match_profile",
+    "parse_rules_date",
+    "select_profile",
+    "split_entry",
+]
+
+ANY_VERSION = "*"
+
+
+def split_entry(entry: str) -> tuple[str, tuple[str, ...]]:
+    """``id@v1|v2`` → ``(id, (v1, v2))``; ``id@*`` → ``(id, ("*",))``; a plain ``id@version`` → one version."""
+    pack_id, sep, versions = entry.partition("@")
+    parts = tuple(versions.split("|"))
+    if not sep or not pack_id or any(not v.strip() or v != v.strip() for v in parts) or len(set(parts)) != len(parts):
+        raise ValueError(f"{entry!r} is not id@version, id@v1|v2 or id@*")
+    if ANY_VERSION in parts and len(parts) > 1:
+        raise ValueError(f"{entry!r}: '*' stands alone")
+    return pack_id, parts
+
+
+def parse_rules_date(text: str) -> date:
+    """A rules date given by a caller (``YYYY-MM-DD``); anything else is ``request.invalid-parameter``."""
+    try:
+        if len(text) != 10:
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ProfileError(
+            "request.invalid-parameter", f"the rules date {text!r} is not a date YYYY-MM-DD", reason="rules-date"
+        ) from None
 
 
 class Profile(BaseModel):
@@ -37,6 +78,67 @@ class Profile(BaseModel):
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
 
+    @field_validator("schematron")
+    @classmethod
+    def _entries(cls, entries: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in entries:
+            split_entry(entry)
+        return entries
+
+    def candidate_keys(self, manifests: Mapping[str, Manifest]) -> tuple[str, ...]:
+        """Every Schematron pack (``id@version``) this profile may run on some date, in entry order."""
+        keys: list[str] = []
+        for entry in self.schematron:
+            pack_id, versions = split_entry(entry)
+            if versions == (ANY_VERSION,):
+                keys += [m.key for m in sorted((m for m in manifests.values() if m.id == pack_id), key=_start)]
+            else:
+                keys += [f"{pack_id}@{v}" for v in versions]
+        return tuple(keys)
+
+    def packs_on(
+        self, on: date, manifests: Mapping[str, Manifest]
+    ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
+        """The Schematron packs (``id@version``) this profile runs on the day ``on``, and why for each entry that
+        lists several versions (see the module docstring). Raises ``request.invalid-parameter`` (reason
+        ``rules-date``) when an entry has no version in force on that day."""
+        keys: list[str] = []
+        choices: list[VersionChoice] = []
+        for entry in self.schematron:
+            pack_id, versions = split_entry(entry)
+            if versions != (ANY_VERSION,) and len(versions) == 1:
+                keys.append(entry)  # pinned
+                continue
+            if versions == (ANY_VERSION,):
+                candidates = sorted((m for m in manifests.values() if m.id == pack_id), key=_start)
+            else:
+                candidates = sorted(
+                    (manifests[f"{pack_id}@{v}"] for v in versions if f"{pack_id}@{v}" in manifests), key=_start
+                )
+            if not candidates:
+                raise RulesetError("ruleset.missing", f"profile {self.name}: no manifest for {entry}")
+            in_force = [m for m in candidates if m.in_force(on)]
+            if not in_force:
+                dates = "; ".join(f"{m.key} {m.in_force_text()}" for m in candidates)
+                raise ProfileError(
+                    "request.invalid-parameter",
+                    f"profile {self.name}: no version of {pack_id} is in force on {on.isoformat()} ({dates})",
+                    reason="rules-date",
+                )
+            best = in_force[-1]
+            replaced = [m.key for m in candidates if m is not best and _start(m) < _start(best)]
+            reason = f"in force {best.in_force_text()} on {on.isoformat()}"
+            if replaced:
+                reason += f"; replaces {', '.join(replaced)}"
+            later = [f"{m.key} from {m.valid_from}" for m in candidates if _start(m) > _start(best)]
+            if later:
+                reason += f"; not yet in force: {', '.join(later)}"
+            keys.append(best.key)
+            choices.append(
+                VersionChoice(pack=best.key, rules_date=on, candidates=tuple(m.key for m in candidates), reason=reason)
+            )
+        return tuple(keys), tuple(choices)
+
     def matches(self, document: Document) -> bool:
         if document.document_type != self.root:
             return False
@@ -51,6 +153,10 @@ class Profile(BaseModel):
         if self.match == "contains":
             return self.matches(document)
         return any(s in self.spec_ids for s in document.spec_ids)
+
+
+def _start(manifest: Manifest) -> date:
+    return manifest.valid_from or date.min
 
 
 @lru_cache(maxsize=4)

@@ -10,10 +10,11 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from . import __version__
-from .findings import Finding, Report, Severity
+from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Document, Source, load
 from .profiles import Profile, find_profile, load_profiles, select_profile
@@ -65,25 +66,36 @@ class Validator:
         self.profile = profile
         if profile is not None:
             find_profile(profile, self.profiles)
-        self._stages: dict[str, _Stages] = {}
+        # Per profile and the pack versions the rules date chose: a date switch compiles nothing twice (the engine
+        # also keeps each compiled stylesheet by checksum for the process).
+        self._stages: dict[tuple[str, tuple[str, ...]], _Stages] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
 
-    def _stages_for(self, profile: Profile) -> _Stages:
+    def packs_for(
+        self, profile: Profile, rules_date: date | None = None
+    ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
+        """The Schematron packs ``profile`` runs on ``rules_date`` (default: today), and why (see
+        :meth:`Profile.packs_on`)."""
+        return profile.packs_on(rules_date or date.today(), self.registry.manifests)
+
+    def _stages_for(self, profile: Profile, keys: tuple[str, ...] | None = None) -> _Stages:
+        if keys is None:
+            keys = self.packs_for(profile)[0]
         with self._lock:
-            stages = self._stages.get(profile.name)
+            stages = self._stages.get((profile.name, keys))
             if stages is None:
                 xsd_pack = self.registry.get(profile.xsd)
                 xsd_pack.verify()
                 sch = []
                 slim = True
-                for key in profile.schematron:
+                for key in keys:
                     pack = self.registry.get(key)
                     pack.verify()
                     sch.append(SchematronStage(pack, profile.custom_levels, self.engine))
                     slim = slim and pack.manifest.attachment_content == "emptiness"
                 stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch), slim)
-                self._stages[profile.name] = stages
+                self._stages[(profile.name, keys)] = stages
             return stages
 
     def prepare(self, *profiles: str) -> None:
@@ -93,15 +105,18 @@ class Validator:
             if profile.name in wanted:
                 self._stages_for(profile)
 
-    def validate(self, source: Source, *, profile: str | None = None) -> Report:
+    def validate(self, source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
-        document could not be validated (unreadable, too large, unsupported, missing rule packs)."""
+        document could not be validated (unreadable, too large, unsupported, missing rule packs, no rules in force
+        on ``rules_date``). ``rules_date`` (default: today) picks the pack versions in force on that day where a
+        profile lists several (the report's ``version_choices`` say which and why)."""
         timings: dict[str, float] = {}
         start = time.perf_counter()
         document = load(source, self.limits)
         timings["parse"] = _ms(start)
         chosen = select_profile(document, self.profiles, profile or self.profile)
-        findings = list(self._run(document, chosen, timings))
+        keys, choices = self.packs_for(chosen, rules_date)
+        findings = list(self._run(document, chosen, timings, keys))
         valid = not any(f.severity is Severity.ERROR for f in findings)
         return Report(
             profile=chosen.name,
@@ -109,24 +124,29 @@ class Validator:
             document_type=document.document_type,
             spec_id=document.spec_id,
             envelope=document.envelope,
-            packs=(chosen.xsd, *chosen.schematron),
+            packs=(chosen.xsd, *keys),
+            version_choices=choices,
             findings=tuple(findings),
             valid=valid,
             accepted=valid if chosen.verdict == "kosit" else None,
             timings_ms=timings,
         )
 
-    def iter_findings(self, source: Source, *, profile: str | None = None) -> Iterator[Finding]:
+    def iter_findings(
+        self, source: Source, *, profile: str | None = None, rules_date: date | None = None
+    ) -> Iterator[Finding]:
         """The findings of one document, stage by stage, lazily (later packs run only if iterated)."""
         timings: dict[str, float] = {}
         document = load(source, self.limits)
         chosen = select_profile(document, self.profiles, profile or self.profile)
-        yield from self._run(document, chosen, timings)
+        yield from self._run(document, chosen, timings, self.packs_for(chosen, rules_date)[0])
 
-    def _run(self, document: Document, profile: Profile, timings: dict[str, float]) -> Iterator[Finding]:
+    def _run(
+        self, document: Document, profile: Profile, timings: dict[str, float], keys: tuple[str, ...]
+    ) -> Iterator[Finding]:
         if profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
-        stages = self._stages_for(profile)
+        stages = self._stages_for(profile, keys)
         start = time.perf_counter()
         xsd_findings = stages.xsd.run(document)
         for finding in xsd_findings:
