@@ -401,6 +401,8 @@ def family_file(rule_id: str, pack_key: str) -> str:
     """Which catalogue file holds a rule's entries (CIUS-RO's own texts of CEN rules go to ``cius-ro.toml``)."""
     if pack_key.startswith("cius-ro") and not rule_id.startswith(("UBL-", "CII-")):
         return "cius-ro.toml"
+    if pack_key.startswith("peppol-bis") and not rule_id.startswith(("BR-", "UBL-", "CII-")):
+        return "peppol.toml"  # the Peppol rules and their national rules (Peppol's texts of PEPPOL-* ids too)
     for pattern, name in _FAMILIES:
         if re.match(pattern, rule_id):
             return name
