@@ -15,7 +15,8 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     │   └── document.unsupported-type 415 well-formed, but no invoice we know  reason: root, envelope, no-profile
     ├── ProfileError                      a forced profile is unusable
     │   └── request.invalid-parameter 400                                     reason: profile-unknown,
-    │                                                                                 profile-mismatch
+    │                                                                                 profile-mismatch,
+    │                                                                                 rules-date
     ├── PoolBusy                          invoice.busy 503: the pool's queue is full; retry after ``retry_after`` s
     ├── WorkerDied                        server.error 500: the worker process holding the document died
     │                                     (reason: worker-died) or overran the time limit (timeout); the other
@@ -73,7 +74,7 @@ REASONS: dict[str, tuple[str, ...]] = {
     "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length"),
     "document.unreadable": ("empty", "not-xml", "encoding", "doctype", "xinclude", "depth", "engine-parser"),
     "document.unsupported-type": ("root", "envelope", "no-profile"),
-    "request.invalid-parameter": ("profile-unknown", "profile-mismatch"),
+    "request.invalid-parameter": ("profile-unknown", "profile-mismatch", "rules-date"),
     "invoice.busy": ("queue-full",),
     "server.error": ("worker-died", "timeout", "internal"),
 }

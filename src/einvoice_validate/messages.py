@@ -373,8 +373,8 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
-        if pack.manifest.kind != "schematron":
-            continue
+        if pack.manifest.kind != "schematron" or pack.manifest.provided_by == "user":
+            continue  # user packs carry their own texts (or keep their SVRL text)
         tree = etree.parse(str(pack.entry("stylesheet")), parser)
         seen: set[tuple[str, str]] = set()
         for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):

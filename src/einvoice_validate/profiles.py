@@ -28,8 +28,11 @@ from .rulesets.manifest import Manifest, bundled_dir
 
 __all__ = [
     "Profile",
+    "UserProfile",
+    "all_profiles",
     "find_profile",
     "load_profiles",
+    "load_user_profiles",
     "match_profile",
     "parse_rules_date",
     "select_profile",
@@ -77,6 +80,9 @@ class Profile(BaseModel):
     schematron: tuple[str, ...]
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
+    provided_by: Literal["official", "user"] = "official"
+    extends: str | None = None
+    """A user profile: the official profile it is layered on."""
 
     @field_validator("schematron")
     @classmethod
@@ -172,6 +178,66 @@ def load_profiles(path: Path | None = None) -> tuple[Profile, ...]:
     if len(set(names)) != len(names):
         raise RulesetError("ruleset.invalid", f"duplicate profile names in {path}")
     return profiles
+
+
+class UserProfile(BaseModel):
+    """A profile in ``<home>/user/profiles.toml``: an official profile (``extends``) with the user's packs run
+    after its own, and optionally narrower documents (``match``/``spec_ids``; the root is the official one's) and
+    more severity overrides. User profiles are tried before the official ones, in file order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    title: str
+    extends: str
+    match: Literal["exact", "contains", "any"] | None = None
+    spec_ids: tuple[str, ...] | None = None
+    schematron: tuple[str, ...] = ()
+    custom_levels: dict[str, Flag] = {}
+
+    def layered(self, base: Profile) -> Profile:
+        return Profile(
+            name=self.name,
+            title=self.title,
+            root=base.root,
+            match=self.match or base.match,
+            spec_ids=self.spec_ids if self.spec_ids is not None else base.spec_ids,
+            xsd=base.xsd,
+            schematron=(*base.schematron, *self.schematron),
+            verdict=base.verdict,
+            custom_levels={**base.custom_levels, **self.custom_levels},
+            provided_by="user",
+            extends=base.name,
+        )
+
+
+def load_user_profiles(home: Path) -> tuple[Profile, ...]:
+    """The user profiles of the rules home (``<home>/user/profiles.toml``; none when there is no such file),
+    each layered on its official profile. Unreadable, unknown ``extends`` or a clashing name: ``ruleset.invalid``."""
+    path = home / "user" / "profiles.toml"
+    if not path.is_file():
+        return ()
+    official = {p.name: p for p in load_profiles()}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        users = [UserProfile.model_validate(p) for p in raw.get("profile", [])]
+        layered = []
+        for user in users:
+            if user.extends not in official:
+                raise ValueError(f"profile {user.name} extends {user.extends}, which is no official profile")
+            if user.name in official:
+                raise ValueError(f"profile {user.name} has the name of an official profile")
+            layered.append(user.layered(official[user.extends]))
+    except (OSError, tomllib.TOMLDecodeError, ValidationError, ValueError) as exc:
+        raise RulesetError("ruleset.invalid", f"cannot read the user profiles {path}: {exc}") from exc
+    if len({p.name for p in layered}) != len(layered):
+        raise RulesetError("ruleset.invalid", f"duplicate profile names in {path}")
+    return tuple(layered)
+
+
+def all_profiles(home: Path) -> tuple[Profile, ...]:
+    """The user profiles of ``home`` (tried first), then the official ones."""
+    return (*load_user_profiles(home), *load_profiles())
 
 
 def match_profile(document: Document, profiles: tuple[Profile, ...]) -> Profile:

@@ -17,7 +17,7 @@ from . import __version__
 from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Document, Source, load
-from .profiles import Profile, find_profile, load_profiles, select_profile
+from .profiles import Profile, all_profiles, find_profile, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
@@ -44,6 +44,8 @@ class Validator:
         limits: document size and depth limits.
         xsd_gate: skip Schematron when XSD found errors (the KoSIT validator's behaviour). Off by default: the
             API promises every finding at once.
+        rules_date: the day whose pack versions run where a profile lists several (default: the day of each
+            validation; ``validate(rules_date=...)`` overrides it per call; see :meth:`Profile.packs_on`).
         engine: the XSLT engine, ``saxonc`` (default: no Java, fast start) or ``saxon-java`` (Saxon-HE for Java
             through JPype: faster once warm, for servers and batch jobs); default ``$EINVOICE_VALIDATE_ENGINE``,
             else ``saxonc``; see :mod:`.schematron.engines`.
@@ -57,10 +59,12 @@ class Validator:
         limits: Limits = DEFAULT_LIMITS,
         xsd_gate: bool = False,
         engine: str | None = None,
+        rules_date: date | None = None,
     ) -> None:
         self.engine = get_engine(engine)
-        self.profiles = load_profiles()
+        self.rules_date = rules_date
         self.registry = Registry(rules_home)
+        self.profiles = all_profiles(self.registry.home)  # the rules home's user profiles first
         self.limits = limits
         self.xsd_gate = xsd_gate
         self.profile = profile
@@ -77,7 +81,7 @@ class Validator:
     ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
         """The Schematron packs ``profile`` runs on ``rules_date`` (default: today), and why (see
         :meth:`Profile.packs_on`)."""
-        return profile.packs_on(rules_date or date.today(), self.registry.manifests)
+        return profile.packs_on(rules_date or self.rules_date or date.today(), self.registry.manifests)
 
     def _stages_for(self, profile: Profile, keys: tuple[str, ...] | None = None) -> _Stages:
         if keys is None:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from ..errors import RulesetError
 
-__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "Upstream", "bundled_dir", "load_manifests"]
+__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "RuleText", "Upstream", "bundled_dir", "load_manifests"]
 
 
 class Archive(BaseModel):
@@ -41,6 +41,15 @@ class Upstream(BaseModel):
     release: str
     commit: str | None = None
     archives: tuple[Archive, ...] = ()
+
+
+class RuleText(BaseModel):
+    """A user pack's own text for one of its rules, in both languages (``[messages]`` of a user manifest)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    en: str
+    de: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +92,10 @@ class Manifest(BaseModel):
     reads more than whether it is empty or whitespace, so Saxon may get it cut short, see
     :func:`~einvoice_validate.schematron._saxon.slimmed_text`) or ``full`` (the default for a pack not reviewed)."""
 
+    provided_by: Literal["official", "user"] = "official"
+    """``user``: a pack the user provides in the rules home (:mod:`.user`), never downloaded or copied."""
+    messages: dict[str, RuleText] = {}
+    """A user pack's texts per rule id; a rule without one keeps its SVRL text in both languages."""
     valid_from: date | None = None
     """The first day this version is in force (absent: always was). Among the versions a profile lists for a
     pack, validation runs the one in force on the rules date with the latest ``valid_from``."""
