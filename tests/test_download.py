@@ -43,6 +43,7 @@ EN_COMMITS = {
 EN_RELEASES = "github.com/ConnectingEurope/eInvoicing-EN16931/releases/download"
 CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard"
 PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
+PEPPOL_PHIVE = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
@@ -105,6 +106,13 @@ def build_upstream(rulesets: Path, root: Path) -> None:
         _put(root, f"{resources}/{name}", (ro / name).read_bytes())
     for sheet in sorted(ro.glob("*.xslt")):
         _put(root, f"{resources}/external/schematron/1.0.9/{sheet.name}", sheet.read_bytes())
+    # phive-rules, Peppol BIS Billing 3.0 release 2026.5: single files at another commit (issue 15).
+    peppol = rulesets / "peppol-bis/2026.5/xslt"
+    resources = f"{PEPPOL_PHIVE}/phive-rules-peppol/src/main/resources"
+    for name in ("LICENSE", "NOTICE"):
+        _put(root, f"{resources}/{name}", (peppol / name).read_bytes())
+    for sheet in sorted(peppol.glob("*.xslt")):
+        _put(root, f"{resources}/external/schematron/openpeppol/2026.5/xslt/{sheet.name}", sheet.read_bytes())
 
 
 @dataclass
@@ -190,7 +198,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 9
+    assert len(downloaded.installed()) == len(load_manifests()) == 12
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -292,7 +300,7 @@ def test_cli_sources_lists_every_address() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert main(["rulesets", "sources"], stdout=out, stderr=err) == 0
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
-    assert len(rows) == len(addresses(load_manifests().values())) == 15
+    assert len(rows) == len(addresses(load_manifests().values())) == 20
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 
