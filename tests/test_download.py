@@ -99,20 +99,15 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             **_tree(xr, "schematron/", skip=("LICENSE",)),
         },
     )
-    # phive-rules: single files of the repository at the pinned commit.
-    ro = rulesets / "cius-ro/1.0.9/xslt-phive"
-    resources = f"{PHIVE}/phive-rules-cius-ro/src/main/resources"
-    for name in ("LICENSE", "NOTICE"):
-        _put(root, f"{resources}/{name}", (ro / name).read_bytes())
-    for sheet in sorted(ro.glob("*.xslt")):
-        _put(root, f"{resources}/external/schematron/1.0.9/{sheet.name}", sheet.read_bytes())
-    # phive-rules, Peppol BIS Billing 3.0 release 2026.5: single files at another commit (issue 15).
-    peppol = rulesets / "peppol-bis/2026.5/xslt"
-    resources = f"{PEPPOL_PHIVE}/phive-rules-peppol/src/main/resources"
-    for name in ("LICENSE", "NOTICE"):
-        _put(root, f"{resources}/{name}", (peppol / name).read_bytes())
-    for sheet in sorted(peppol.glob("*.xslt")):
-        _put(root, f"{resources}/external/schematron/openpeppol/2026.5/xslt/{sheet.name}", sheet.read_bytes())
+    # phive-rules: single files of the repository at the pinned commits (CIUS-RO; Peppol 2026.5, issue 15).
+    for folder, resources, sheets in (
+        ("cius-ro/1.0.9/xslt-phive", f"{PHIVE}/phive-rules-cius-ro/src/main/resources", "1.0.9"),
+        ("peppol-bis/2026.5/xslt", f"{PEPPOL_PHIVE}/phive-rules-peppol/src/main/resources", "openpeppol/2026.5/xslt"),
+    ):
+        for name in ("LICENSE", "NOTICE"):
+            _put(root, f"{resources}/{name}", (rulesets / folder / name).read_bytes())
+        for sheet in sorted((rulesets / folder).glob("*.xslt")):
+            _put(root, f"{resources}/external/schematron/{sheets}/{sheet.name}", sheet.read_bytes())
 
 
 @dataclass

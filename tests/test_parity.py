@@ -57,13 +57,14 @@ REFERENCE = _reference()
 
 
 @cache
-def _plan() -> dict[str, list[str]]:
-    """Reference profile name → the stylesheet file names it runs (from ``plan-kosit.tsv``)."""
+def _plan(name: str = "plan-kosit.tsv") -> dict[str, list[str]]:
+    """Reference profile name → the stylesheet file names it runs (from ``plan-kosit.tsv``, or another plan of
+    the reference; a name on several lines runs the stylesheets of its first)."""
     plans: dict[str, list[str]] = {}
-    for line in (SHARED / "reference" / "plan-kosit.tsv").read_text(encoding="utf-8").splitlines():
+    for line in (SHARED / "reference" / name).read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             cols = line.split("\t")
-            plans[cols[0]] = [Path(x).name for x in cols[4].split(",")]
+            plans.setdefault(cols[0], [Path(x).name for x in cols[4].split(",")])
     return plans
 
 

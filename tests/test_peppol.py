@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,9 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.validator import GENERIC_PROFILE_NOTE
-from tests.conftest import CORPUS, SHARED
+from tests.conftest import CORPUS
 from tests.suites import UnitCase, load_unit_cases
-from tests.test_parity import assert_schematron_parity, stylesheet_names
+from tests.test_parity import _plan, assert_schematron_parity, stylesheet_names
 
 PEPPOL = CORPUS / "peppol-bis"
 UBL_FOLDERS = tuple(f"unit-UBL-{c}" for c in ("DE", "DK", "GR", "IT", "NL", "NO", "PEPPOL", "SE"))
@@ -56,16 +55,6 @@ UBL_CASES: list[UnitCase] = load_unit_cases(PEPPOL, UBL_FOLDERS) if PEPPOL.is_di
 CII_CASES: list[UnitCase] = load_unit_cases(PEPPOL, CII_FOLDERS) if PEPPOL.is_dir() else []
 
 
-@cache
-def _plan_full() -> dict[str, list[str]]:
-    plans: dict[str, list[str]] = {}
-    for line in (SHARED / "reference" / "plan-full.tsv").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            cols = line.split("\t")
-            plans.setdefault(cols[0], [Path(x).name for x in cols[4].split(",")])
-    return plans
-
-
 @pytest.fixture(scope="module")
 def reports(validator: Validator) -> dict[str, Report]:
     return {name: validator.validate(PEPPOL / name) for name in REFERENCE}
@@ -86,7 +75,7 @@ def test_corpus_parity(name: str, reports: dict[str, Report], registry: Registry
     assert report.profile == PROFILES[(row["profile"], row["kind"])]
     sheets = stylesheet_names(registry)
     ran = [sheets[k] for k in report.packs if k in sheets]
-    assert ran == _plan_full()[row["profile"]]
+    assert ran == _plan("plan-full.tsv")[row["profile"]]
     assert_schematron_parity(row["findings"], report, sheets)
     ours_xsd = {f.rule_id for f in report.findings if f.stage == "xsd"}
     assert ours_xsd == {e["message"].split(":", 1)[0] for e in row["xsd"]}

@@ -195,3 +195,12 @@ def test_cli_profiles_on_a_date(registry: Registry) -> None:
     code, out, _ = _cli("profiles", "--rules-date", "2026-09-01", home=registry.home)
     line = next(x for x in out.splitlines() if x.startswith("peppol-bis-3.0-ubl-invoice "))
     assert "peppol-bis-cen-ubl@2026.5 (of peppol-bis-cen-ubl@*), peppol-bis-ubl@2026.5 (of peppol-bis-ubl@*)" in line
+
+
+@pytest.mark.corpus
+def test_prepare_skips_profiles_without_a_version_in_force(registry: Registry) -> None:
+    validator = Validator(rules_home=registry.home, rules_date=date(2026, 5, 1))  # before Peppol 2026.5
+    validator.prepare()
+    names = {name for name, _ in validator._stages}
+    assert "en16931-cii" in names and not any(n.startswith("peppol-bis-") for n in names)
+    assert ("en16931-cii", ("en16931-cii@1.3.16",)) in validator._stages

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from . import __version__
+from .errors import ProfileError
 from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import Document, Source, load
@@ -103,11 +104,19 @@ class Validator:
             return stages
 
     def prepare(self, *profiles: str) -> None:
-        """Compile the packs of ``profiles`` (default: all) now rather than on first use."""
+        """Compile the packs of ``profiles`` (default: all) now rather than on first use: the versions in force on
+        the rules date (a profile with no version in force that day is skipped: its documents get the
+        ``rules-date`` error when they come)."""
         wanted = set(profiles) or {p.name for p in self.profiles}
         for profile in self.profiles:
             if profile.name in wanted:
-                self._stages_for(profile)
+                try:
+                    keys = self.packs_for(profile)[0]
+                except ProfileError as exc:
+                    if exc.reason == "rules-date":
+                        continue
+                    raise
+                self._stages_for(profile, keys)
 
     def validate(self, source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
