@@ -152,3 +152,19 @@ def test_matching_is_by_substring_of_the_customization_id(validator: Validator) 
     assert validator.validate(_with_customization(base, extended)).profile == "peppol-bis-3.0-ubl-invoice"
     plain = validator.validate(_with_customization(base, "urn:cen.eu:en16931:2017"))
     assert plain.profile == "en16931-ubl-invoice"
+
+
+@pytest.mark.corpus
+def test_a_line_rule_that_raises_costs_only_that_rule(validator: Validator) -> None:
+    """A doubled cac:Price: Peppol's line rule (R120/R121) computes xs:decimal(cac:Price/cbc:PriceAmount) in rule
+    variables; the reference stops the whole Peppol pack there, we report that rule's error and run the others
+    (isolate-rule-errors v2 moves ISO-skeleton rule variables into the rule's xsl:try)."""
+    data = (PEPPOL / "examples" / "base-example.xml").read_bytes()
+    start = data.index(b"<cac:Price>")
+    end = data.index(b"</cac:Price>", start) + len(b"</cac:Price>")
+    doubled = data[:end] + data[start:end] + data[end:]
+    report = validator.validate(doubled)
+    errors = [f for f in report.findings if f.source == "peppol-bis-ubl@2026.5" and f.rule_id == RUNTIME_ERROR]
+    assert errors and all(f.location for f in errors), "a rule-level error, not a stopped pack"
+    assert any("PEPPOL-EN16931-R120" in f.message.en for f in errors)
+    assert not report.valid
