@@ -138,6 +138,11 @@ def test_valid_until_is_inclusive_and_the_latest_start_wins() -> None:
         date(2026, 6, 30): ("en16931-cii@1.3.16",),  # both in force: the later start wins
         date(2026, 7, 1): ("en16931-cii@1.3.16",),
     }
+    reasons = [profile.packs_on(d, manifests)[1][0].reason for d in (date(2026, 6, 30), date(2026, 7, 1))]
+    assert reasons == [
+        "in force from 2026-04-14 on 2026-06-30; replaces en16931-cii@1.3.15",
+        "in force from 2026-04-14 on 2026-07-01; no longer in force: en16931-cii@1.3.15 until 2026-06-30",
+    ]
     only_old = _profile("en16931-cii@1.3.15|1.3.15x")
     with pytest.raises(ProfileError, match="no version of en16931-cii is in force on 2026-07-01"):
         only_old.packs_on(date(2026, 7, 1), manifests)

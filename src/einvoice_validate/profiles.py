@@ -132,11 +132,14 @@ class Profile(BaseModel):
                     reason="rules-date",
                 )
             best = in_force[-1]
-            replaced = [m.key for m in candidates if m is not best and _start(m) < _start(best)]
             reason = f"in force {best.in_force_text()} on {on.isoformat()}"
+            replaced = [m.key for m in in_force if m is not best]
+            ended = [f"{m.key} until {m.valid_until}" for m in candidates if m.valid_until and m.valid_until < on]
+            later = [f"{m.key} from {m.valid_from}" for m in candidates if m.valid_from and m.valid_from > on]
             if replaced:
                 reason += f"; replaces {', '.join(replaced)}"
-            later = [f"{m.key} from {m.valid_from}" for m in candidates if _start(m) > _start(best)]
+            if ended:
+                reason += f"; no longer in force: {', '.join(ended)}"
             if later:
                 reason += f"; not yet in force: {', '.join(later)}"
             keys.append(best.key)
