@@ -23,7 +23,19 @@ VALID = [
 ]
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
 JSONL_KEYS = ["file", "profile", "envelope", "valid", "accepted", "findings", "error"]
-FINDING_KEYS = {"ruleId", "severity", "flag", "stage", "location", "line", "column", "message", "terms", "source"}
+FINDING_KEYS = {
+    "ruleId",
+    "severity",
+    "flag",
+    "stage",
+    "location",
+    "line",
+    "column",
+    "message",
+    "terms",
+    "source",
+    "packLocation",
+}
 
 
 def run(args: list[str], home: Path) -> tuple[int, str, str]:

@@ -122,8 +122,9 @@ def parse_location(location: str, prefixes: tuple[tuple[str, str], ...] = ()) ->
             local = m["plocal"]
         else:
             local = m["local"]
-            # a bare name is in no namespace for an attribute; for an element "*" is any, else no namespace
-            namespace = _ANY if local == "*" and not m["attr"] else None
+            # a bare name is in no namespace for an attribute; for an element "*" is any, else no namespace,
+            # except the root, which readable paths write without its prefix
+            namespace = _ANY if (local == "*" or not steps) and not m["attr"] else None
         index = None
         preds = m["preds"]
         pos = 0

@@ -72,9 +72,7 @@ class SchematronStage:
             pack_location=event.location,
         )
 
-    def _runtime_error(
-        self, place: Place, pack_location: str | None, values: tuple[str, ...], variant: int
-    ) -> Finding:
+    def _runtime_error(self, place: Place, pack_location: str | None, values: tuple[str, ...], variant: int) -> Finding:
         return Finding(
             rule_id=RUNTIME_ERROR,
             severity=severity_of_flag("fatal"),
