@@ -135,7 +135,8 @@ _DETAILS_DE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
         (
             r"elements are nested (?:too deeply \(line (?P<l>\d+)\)|deeper than (?P<n>\d+) levels)",
             lambda m: (
-                f"die Elemente sind zu tief verschachtelt ({'Zeile ' + m['l'] if m['l'] else 'mehr als ' + str(m['n']) + ' Ebenen'})"
+                "die Elemente sind zu tief verschachtelt "
+                + (f"(Zeile {m['l']})" if m["l"] else f"(mehr als {m['n']} Ebenen)")
             ),
         ),
         (
