@@ -4,6 +4,7 @@ line, readable location and a snippet of the document around the offending eleme
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 
@@ -19,6 +20,8 @@ SNIPPET_LINES = 1
 """Lines shown before and after the offending element's line."""
 SNIPPET_WIDTH = 160
 """A longer line (an embedded attachment) is cut."""
+MAX_TAG_LINES = 40
+"""How far back a start tag written over several lines is looked for."""
 
 _CSS = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#1a1a1a;background:#fff}
@@ -45,17 +48,36 @@ def _verdict(outcome: Outcome, words: dict[str, str]) -> str:
     return f'<p class="verdict {"ok" if report.valid else "bad"}">{escape(text)}</p>'
 
 
-def _snippet(lines: list[str] | None, line: int | None) -> str:
+def _element_name(location: str | None) -> str | None:
+    """The local name of the element a readable path ends on (past any attribute or text step)."""
+    if not location:
+        return None
+    for step in reversed(location.split("/")):
+        if step and not step.startswith("@") and not step.endswith("()"):
+            return step.split(":")[-1].split("[")[0]
+    return None
+
+
+def _snippet(lines: list[str] | None, line: int | None, location: str | None) -> str:
     if not lines or line is None or not 1 <= line <= len(lines):
         return ""
-    first, last = max(1, line - SNIPPET_LINES), min(len(lines), line + SNIPPET_LINES)
+    # libxml2 gives the line where an element's start tag ends; a tag over several lines is shown from its "<"
+    start = line
+    name = _element_name(location)
+    if name is not None:
+        tag = re.compile(rf"<([\w.-]+:)?{re.escape(name)}(?![\w.-])")
+        for n in range(line, max(0, line - MAX_TAG_LINES), -1):
+            if tag.search(lines[n - 1]):
+                start = n
+                break
+    first, last = max(1, start - SNIPPET_LINES), min(len(lines), line + SNIPPET_LINES)
     rows = []
     for n in range(first, last + 1):
         text = lines[n - 1].rstrip("\r\n")
         if len(text) > SNIPPET_WIDTH:
             text = text[:SNIPPET_WIDTH] + " …"
         row = f"{n:>5} | {escape(text)}"
-        rows.append(f"<mark>{row}</mark>" if n == line else row)
+        rows.append(f"<mark>{row}</mark>" if start <= n <= line else row)
     return "<pre>" + "\n".join(rows) + "</pre>"
 
 
@@ -78,7 +100,7 @@ def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: s
         + '<p class="meta">'
         + (f"{escape(words['terms'])}: {escape(terms)} · " if terms else "")
         + f"{escape(words['source'])}: {escape(f.source)}</p>"
-        + _snippet(lines, f.line)
+        + _snippet(lines, f.line, f.location)
         + "</div>"
     )
 

@@ -37,7 +37,6 @@ def junit_report(outcomes: list[Outcome], suite: str = "einvoice-validate") -> b
             "testcase",
             name=outcome.name,
             classname=f"einvoice-validate.{report.profile}" if report else "einvoice-validate",
-            file=outcome.name,
         )
         if report is None:
             error = outcome.error
