@@ -34,7 +34,9 @@ class _Terminal(io.StringIO):
         return True
 
 
-def run(args: list[str], home: Path, *, stdout: io.StringIO | None = None, stdin: bytes | None = None) -> tuple[int, str]:
+def run(
+    args: list[str], home: Path, *, stdout: io.StringIO | None = None, stdin: bytes | None = None
+) -> tuple[int, str]:
     out = stdout if stdout is not None else io.StringIO()
     code = main(
         ["--home", str(home), *args],
@@ -66,12 +68,10 @@ def test_text_lines_editors_can_follow_and_a_summary(registry: Registry, not_xml
     assert code == 2
     lines = out.splitlines()
     assert f"{BROKEN}:16: ERROR cvc-datatype-valid.1.2.1 '2025-02-30' is not a valid value for 'date'." in out
-    assert any(line.startswith(f"{BROKEN}:12: ERROR BR-DE-15 The element \"Buyer reference\"") for line in lines)
+    assert any(line.startswith(f'{BROKEN}:12: ERROR BR-DE-15 The element "Buyer reference"') for line in lines)
     assert "(/Invoice/cbc:IssueDate) [ubl-2.1@2.1]" in out
     assert f"{not_xml}: NOT VALIDATED (document.unreadable)" in out
-    assert lines[-1] == (
-        "3 file(s): 1 valid, 1 invalid, 1 not validated; findings: 4 error(s), 0 warning(s), 0 info"
-    )
+    assert lines[-1] == ("3 file(s): 1 valid, 1 invalid, 1 not validated; findings: 4 error(s), 0 warning(s), 0 info")
     assert lines[-2] == ""
 
 
@@ -84,9 +84,7 @@ def test_quiet_and_errors_only(registry: Registry, with_info: Path) -> None:
     assert out.splitlines()[-1].endswith("1 info")  # counted, not listed
 
 
-def test_colour_only_on_a_terminal_and_never_with_no_color(
-    registry: Registry, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_colour_only_on_a_terminal_and_never_with_no_color(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
     _, plain = run(["validate", str(BROKEN)], registry.home)
     assert not ANSI.search(plain)
@@ -100,7 +98,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
 
 def test_german_throughout(registry: Registry, not_xml: Path) -> None:
     _, out = run(["validate", "--lang", "de", str(BROKEN), str(not_xml)], registry.home)
-    assert f"{BROKEN}:12: FEHLER BR-DE-15 Das Element \"Buyer reference\" (BT-10) muss übermittelt werden." in out
+    assert f'{BROKEN}:12: FEHLER BR-DE-15 Das Element "Buyer reference" (BT-10) muss übermittelt werden.' in out
     assert "NICHT GEPRÜFT (document.unreadable)" in out
     assert "kein wohlgeformtes XML in Zeile 1, Spalte 23" in out
     assert "ERROR" not in out and "not well-formed" not in out
@@ -150,9 +148,11 @@ def test_junit_one_testcase_per_document_a_failure_per_error(
     cases = doc.findall(".//testcase")
     assert [c.get("name") for c in cases] == [str(VALID), str(with_info), str(not_xml)]
     assert [len(c.findall("failure")) for c in cases] == [0, 5, 0]
-    assert [f.get("type") for f in cases[1].findall("failure")][:2] == ["cvc-complex-type.2.2", "cvc-datatype-valid.1.2.1"]
+    types = [f.get("type") for f in cases[1].findall("failure")]
+    assert types[:2] == ["cvc-complex-type.2.2", "cvc-datatype-valid.1.2.1"]
     assert "BR-DE-TMP-32" in (cases[1].findtext("system-out") or "")
-    assert cases[2].find("error") is not None and cases[2].find("error").get("type") == "document.unreadable"  # type: ignore[union-attr]
+    error = cases[2].find("error")
+    assert error is not None and error.get("type") == "document.unreadable"
     assert (doc.get("tests"), doc.get("failures"), doc.get("errors")) == ("3", "5", "1")
 
 
