@@ -96,7 +96,7 @@ def test_json_format_is_one_array(registry: Registry) -> None:
     assert code == 1
     rows = json.loads(out)
     assert [r["valid"] for r in rows] == [True, False]
-    assert rows[0]["packs"] == ["ubl-2.1@2.1", "en16931-ubl@1.3.15", "xrechnung-ubl@2.5.0"]
+    assert all(list(r) == JSONL_KEYS for r in rows)  # the jsonl keys, no run-to-run timings (issue 16)
 
 
 def test_forced_profile(registry: Registry) -> None:

@@ -251,3 +251,33 @@ def test_ctrl_c_exits_130_without_a_traceback(registry: Registry, shared: Path) 
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert "Traceback" not in err and err.strip() == "einvoice-validate: interrupted"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"   ",
+        b"<!DOCTYPE x><x/>",
+        b"%PDF-1.7 x",
+        b"<Invoice><a></Invoice>",
+        b'<x xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="y"/></x>',
+        b"<x/>",
+    ],
+)
+def test_every_parse_detail_has_its_german(data: bytes) -> None:
+    """The details parse.py and profiles.py write are matched by the German table (wording drift fails here)."""
+    from einvoice_validate.reports.words import detail_in
+
+    with pytest.raises(EInvoiceValidateError) as info:
+        validate(data)
+    german = detail_in(info.value.detail, "de")
+    assert german != info.value.detail, info.value.detail
+
+
+def test_german_error_line_of_the_cli(tmp_path: Path) -> None:
+    err = io.StringIO()
+    code = main(["validate", "--lang", "de", "--home", str(tmp_path), str(VALID)], stdout=io.StringIO(), stderr=err)
+    assert code == 2
+    assert err.getvalue().startswith("einvoice-validate: ruleset.missing: Ein Regelwerk")
+    assert f"ist in {tmp_path} nicht installiert" in err.getvalue()

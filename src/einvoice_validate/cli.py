@@ -211,7 +211,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
             return _keys(args, out, err)
         return _profiles(out)
     except EInvoiceValidateError as exc:
-        print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
+        if getattr(args, "lang", "en") == "de":  # validate --lang de: the code's German sentence and detail
+            from .reports.words import detail_in
+
+            print(f"einvoice-validate: {exc.code}: {exc.message.de} {detail_in(exc.detail, 'de')}", file=err)
+        else:
+            print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
         return EXIT_ERROR
     except BrokenPipeError:
         raise

@@ -163,6 +163,21 @@ _DETAILS_DE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
             ),
         ),
         (
+            r"pack (?P<p>\S+) is not installed in (?P<home>.+?); run `(?P<cmd>[^`]+)`(?P<rest>.*)",
+            lambda m: (
+                f"das Regelwerk {m['p']} ist in {m['home']} nicht installiert; `{m['cmd']}` ausführen"
+                + (" (Download; oder `--from DIR`)" if m["rest"] else "")
+            ),
+        ),
+        (
+            r"unknown profile (?P<n>\S+); known: (?P<known>.*)",
+            lambda m: f"unbekanntes Profil {m['n']}; bekannt: {m['known']}",
+        ),
+        (
+            r"profile (?P<n>\S+) is for (?P<root>\S+) documents; this one is a (?P<t>\S+)",
+            lambda m: f"das Profil {m['n']} ist für {m['root']}-Dokumente; dieses ist ein {m['t']}",
+        ),
+        (
             r"no profile applies to a (?P<t>\S+) document",
             lambda m: f"kein Profil passt auf ein Dokument vom Typ {m['t']}",
         ),
