@@ -169,6 +169,10 @@ def test_sarif_results_with_file_line_and_rules(registry: Registry, with_info: P
     assert len(results) == 4 + 6
     rules = run_["tool"]["driver"]["rules"]
     assert len({r["id"] for r in rules}) == len(rules)
+    by_id = {r["id"]: r for r in rules}
+    # a rule's text without one finding's values; German beside it
+    assert by_id["cvc-datatype-valid.1.2.1"]["shortDescription"]["text"] == "'…' is not a valid value for '…'."
+    assert by_id["BR-DE-15"]["properties"]["de"] == 'Das Element "Buyer reference" (BT-10) muss übermittelt werden.'
     for result in results:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
     [br_de_15] = [r for r in results if r["ruleId"] == "BR-DE-15"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import __version__
 from ..findings import Finding, Severity
+from ..messages import PLACEHOLDER, catalogue
 from . import Outcome
 
 __all__ = ["SARIF_SCHEMA", "sarif_report"]
@@ -34,6 +35,19 @@ def _location(name: str, f: Finding | None) -> dict[str, Any]:
     return location
 
 
+def _rule_texts(f: Finding) -> tuple[str, str]:
+    """The rule's text in English and German without this finding's values (``'…'`` where the pack inserts one),
+    from the catalogue entry the finding's text came from; else the finding's own text."""
+    for variant in catalogue().variants(f.rule_id):
+        official = {"en": f.message.en, "de": f.message.de, "ro": f.message.ro}.get(variant.lang)
+        if official is None or variant.match(official) is None:
+            continue
+        en, de = variant.text("en"), variant.text("de")
+        if en and de:
+            return PLACEHOLDER.sub("…", en), PLACEHOLDER.sub("…", de)
+    return f.message.en, f.message.de
+
+
 def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
     """The whole run as a SARIF log (a JSON object)."""
     rules: list[dict[str, Any]] = []
@@ -56,13 +70,14 @@ def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
         for f in outcome.report.findings:
             if f.rule_id not in index:
                 index[f.rule_id] = len(rules)
+                en, de = _rule_texts(f)
                 rules.append(
                     {
                         "id": f.rule_id,
-                        "shortDescription": {"text": f.message.en},
-                        "fullDescription": {"text": f.message.en},
+                        "shortDescription": {"text": en},
+                        "fullDescription": {"text": en},
                         "defaultConfiguration": {"level": _LEVEL[f.severity]},
-                        "properties": {"de": f.message.de, "terms": list(f.terms), "source": f.source},
+                        "properties": {"de": de, "terms": list(f.terms), "source": f.source},
                     }
                 )
             results.append(
