@@ -43,6 +43,8 @@ def locator() -> Locator:
         "/ubl:Invoice/cac:AccountingSupplierParty/cac:Party[2]/cbc:EndpointID",
         # the document's own prefixes (libxml2's paths for XSD findings)
         "/*/a:AccountingSupplierParty/a:Party[2]/b:EndpointID",
+        # libxml2's paths for elements in a default namespace: every element counted
+        "/*/*[2]/*[2]/*[1]",
         # the readable path itself resolves to itself
         READABLE,
     ],

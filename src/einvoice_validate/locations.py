@@ -199,11 +199,16 @@ class Locator:
                 candidates = [c for c in element.iterchildren(tag) if isinstance(c.tag, str)]
                 pick = (step.index or 1) - 1
                 found = candidates[pick] if pick < len(candidates) else None
-            element = found
+            parent, element = element, found
             if found is not None:
                 q = etree.QName(found)
                 name = _name(q.namespace, q.localname, root=n == 0)
-                parts.append(f"{name}[{(step.index or 1)}]" if len(candidates) > 1 else name)
+                position, count = (step.index or 1), len(candidates)
+                if parent is not None and (step.local == "*" or step.namespace == _ANY):
+                    # a wildcard step counts other names too: the readable index is among same-named siblings
+                    same = list(parent.iterchildren(found.tag))
+                    position, count = same.index(found) + 1, len(same)
+                parts.append(f"{name}[{position}]" if count > 1 else name)
             else:
                 name = _name(step.namespace, step.local, root=n == 0)
                 parts.append(f"{name}[{step.index}]" if step.index and step.index > 1 else name)
