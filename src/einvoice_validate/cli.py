@@ -426,8 +426,6 @@ def _with_data(outcome: Outcome) -> Outcome:
         data = Path(outcome.name).read_bytes()
     except OSError:
         return outcome
-    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        return outcome  # not the XML text itself (an envelope such as a PDF): no lines to quote
     return Outcome(outcome.name, outcome.report, outcome.error, data)
 
 

@@ -124,7 +124,10 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str) -> str
         + (f"<dt>SBDH</dt><dd>{escape(words['sbdh'])}</dd>" if report.envelope == "sbdh" else "")
         + "</dl>"
     )
-    lines = outcome.data.decode("utf-8", errors="replace").splitlines() if outcome.data else None
+    data = outcome.data
+    # only the XML text itself is quoted (not an envelope such as a PDF)
+    xml = data is not None and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+    lines = data.decode("utf-8", errors="replace").splitlines() if data is not None and xml else None
     if not report.findings:
         parts.append(f"<p>{escape(words['no-findings'])}</p>")
     for severity in Severity:
