@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import os
 import sys
-import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +20,7 @@ from . import __version__
 from .errors import EInvoiceValidateError
 from .reports import Outcome
 from .reports.words import LANGS
+from .reports.writer import FORMATS, ReportWriter
 from .validator import ENGINES, engine_name
 
 if TYPE_CHECKING:
@@ -32,7 +31,6 @@ __all__ = ["expand_paths", "main"]
 EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
-FORMATS = ("text", "json", "jsonl", "junit", "sarif", "html")
 HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
 STDIN = "-"
 
@@ -338,7 +336,9 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
         sources = [data if f == STDIN else f for f in files]
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
-    render = _Renderer(args, out)
+    render = ReportWriter(
+        args.format, out, args.lang, timings=args.timings, quiet=args.quiet, errors_only=args.errors_only
+    )
     worst = EXIT_VALID
     try:
         for result in iter_validate(
@@ -365,68 +365,6 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             progress.finish()
     render.close()
     return worst
-
-
-class _Renderer:
-    """Streams outcomes to ``out`` in one of the formats (junit, sarif and html need the whole run first)."""
-
-    def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
-        from .reports.text import TextReport, use_colour
-
-        self.format = args.format
-        self.out = out
-        self.lang = args.lang
-        self.timings = args.timings
-        self.first = True
-        self.kept: list[Outcome] = []
-        self.text = (
-            TextReport(out, args.lang, colour=use_colour(out), quiet=args.quiet, errors_only=args.errors_only)
-            if args.format == "text"
-            else None
-        )
-
-    def add(self, outcome: Outcome) -> None:
-        from .reports.rows import row
-
-        if self.text is not None:
-            self.text.add(outcome)
-        elif self.format == "jsonl":
-            print(json.dumps(row(outcome, timings=self.timings), ensure_ascii=False), file=self.out, flush=True)
-        elif self.format == "json":  # one array, streamed element by element (the text of json.dumps(rows, indent=2))
-            item = textwrap.indent(json.dumps(row(outcome, timings=self.timings), ensure_ascii=False, indent=2), "  ")
-            self.out.write(("[\n" if self.first else ",\n") + item)
-            self.first = False
-        else:
-            self.kept.append(outcome)
-
-    def close(self) -> None:
-        if self.text is not None:
-            self.text.close()
-        elif self.format == "json":
-            self.out.write("[]\n" if self.first else "\n]\n")
-        elif self.format == "junit":
-            from .reports.junit import junit_report
-
-            self.out.write(junit_report(self.kept).decode("utf-8"))
-        elif self.format == "sarif":
-            from .reports.sarif import sarif_report
-
-            self.out.write(json.dumps(sarif_report(self.kept), ensure_ascii=False, indent=2) + "\n")
-        elif self.format == "html":
-            from .reports.html import html_report
-
-            self.out.write(html_report([_with_data(o) for o in self.kept], self.lang))
-
-
-def _with_data(outcome: Outcome) -> Outcome:
-    """The outcome with its document's bytes (the HTML page quotes the lines of its findings)."""
-    if outcome.data is not None or outcome.report is None or not any(f.line for f in outcome.report.findings):
-        return outcome
-    try:
-        data = Path(outcome.name).read_bytes()
-    except OSError:
-        return outcome
-    return Outcome(outcome.name, outcome.report, outcome.error, data)
 
 
 def _max_documents(given: int | None, engine: str | None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from ..findings import Severity
 from . import Tally
@@ -110,8 +111,8 @@ def _kind(m: re.Match[str]) -> str:
     return _KINDS_DE.get(m["kind"], m["kind"])
 
 
-_DETAILS_DE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tuple(
-    (re.compile(pattern, re.DOTALL), build)
+_DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
+    (pattern, build)
     for pattern, build in (
         (r"this is (?P<kind>.+?); (?P<rest>not well-formed XML .*)", lambda m: f"das ist {_kind(m)}; {_de(m['rest'])}"),
         (
@@ -192,8 +193,14 @@ _DETAILS_DE: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
 )
 
 
+@cache
+def _compiled() -> tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]:
+    # compiled on first use: the CLI imports this module on every run
+    return tuple((re.compile(pattern, re.DOTALL), build) for pattern, build in _DETAILS_DE)
+
+
 def _de(detail: str) -> str:
-    for pattern, build in _DETAILS_DE:
+    for pattern, build in _compiled():
         m = pattern.fullmatch(detail)
         if m is not None:
             return build(m)
