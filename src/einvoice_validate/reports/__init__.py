@@ -3,7 +3,8 @@
 Each document of a run is an :class:`Outcome` (its name, its :class:`~einvoice_validate.findings.Report` or why it
 could not be validated). The renderers: :mod:`.text` (a terminal, grep and editors: ``file:line: SEVERITY ruleId
 message``), :mod:`.rows` (the ``json``/``jsonl`` rows), :mod:`.junit` (CI systems), :mod:`.sarif` (code scanning,
-SARIF 2.1.0) and :mod:`.html` (one self-contained page). :class:`Tally` is the closing summary they share.
+SARIF 2.1.0) and :mod:`.html` (one self-contained page); :mod:`.writer` picks one for the CLI, :mod:`.words` holds
+the English and German. :class:`Tally` is the closing summary they share.
 """
 
 from __future__ import annotations
