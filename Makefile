@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference bench bench-server wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser bench bench-server wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,14 @@ demo: rulesets
 ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corpus.py tests/test_schematron.py \
 	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py
 
+## headless Chromium and pdftotext from Debian, for the test that renders the HTML report (installed if missing)
+browser:
+	@command -v chromium >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 || \
+		(DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null)
+
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
-test: rulesets reference
+test: rulesets reference browser
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 
