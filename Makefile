@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference browser bench bench-server wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,12 @@ browser:
 		(DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null)
 
+## the published JUnit and SARIF schemas the report tests validate against, from PyPI source releases (pinned)
+report-schemas: $(VENV)/.installed
+	bash tools/report-schemas.sh $(BIN)/python
+
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
-test: rulesets reference browser
+test: rulesets reference browser report-schemas
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 

@@ -25,6 +25,16 @@ EXAMPLES = REPO / "examples"
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
 VALID = EXAMPLES / "xrechnung-ubl-invoice.xml"
 SCHEMAS = Path(__file__).parent / "schemas"
+PUBLISHED = REPO / "build" / "report-schemas"  # written by `make report-schemas` (tools/report-schemas.sh)
+
+
+def published_schema(name: str) -> Path:
+    path = PUBLISHED / name
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: run `make report-schemas` (tools/report-schemas.sh)")
+    return path
+
+
 ROW_KEYS = ["file", "profile", "envelope", "valid", "accepted", "findings", "error"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -143,7 +153,7 @@ def test_junit_one_testcase_per_document_a_failure_per_error(
 ) -> None:
     _, out = run(["validate", "--format", "junit", str(VALID), str(with_info), str(not_xml)], registry.home)
     doc = etree.fromstring(out.encode("utf-8"))
-    schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "junit-10.xsd")))
+    schema = etree.XMLSchema(etree.parse(str(published_schema("junit-10.xsd"))))
     assert schema.validate(doc), schema.error_log
     cases = doc.findall(".//testcase")
     assert [c.get("name") for c in cases] == [str(VALID), str(with_info), str(not_xml)]
@@ -164,6 +174,8 @@ def test_sarif_results_with_file_line_and_rules(registry: Registry, with_info: P
     log = json.loads(out)
     schema = json.loads((SCHEMAS / "sarif-2.1.0-subset.json").read_text())
     jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(log)
+    published = json.loads(published_schema("sarif-2.1.0-rtm.4.json").read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(published).validate(log)
     [run_] = log["runs"]
     results = run_["results"]
     assert len(results) == 4 + 6

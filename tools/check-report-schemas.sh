@@ -3,7 +3,7 @@
 # The schema's licence (OASIS IPR policy) keeps it out of the repository; tests/test_reports.py validates against
 # tests/schemas/sarif-2.1.0-subset.json, written here. This downloads the published schema (pinned by sha256)
 # into build/report-schemas/ and checks the examples' SARIF output (and the JUnit output against junit-10.xsd).
-# Usage: bash tools/check-report-schemas.sh   (after `make rulesets`)
+# Usage: bash tools/check-report-schemas.sh   (after `make rulesets report-schemas`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -29,7 +29,7 @@ from lxml import etree
 
 schema, sarif, junit = sys.argv[1:]
 jsonschema.Draft4Validator(json.load(open(schema))).validate(json.load(open(sarif)))
-xsd = etree.XMLSchema(etree.parse("tests/schemas/junit-10.xsd"))
+xsd = etree.XMLSchema(etree.parse("build/report-schemas/junit-10.xsd"))
 xsd.assertValid(etree.parse(junit))
 print(f"{sarif}: valid SARIF 2.1.0 (published schema); {junit}: valid against junit-10.xsd")
 PY
