@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference bench bench-server wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,18 @@ ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corp
 	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py \
 	tests/test_peppol.py tests/test_rules_date.py tests/test_user_packs.py
 
+## headless Chromium and pdftotext from Debian, for the test that renders the HTML report (installed if missing)
+browser:
+	@command -v chromium >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 || \
+		(DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null)
+
+## the published JUnit and SARIF schemas the report tests validate against, from PyPI source releases (pinned)
+report-schemas: $(VENV)/.installed
+	bash tools/report-schemas.sh $(BIN)/python
+
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
-test: rulesets reference
+test: rulesets reference browser report-schemas
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 

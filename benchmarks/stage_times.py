@@ -3,6 +3,8 @@ each stage's ``Report.timings_ms`` per document (a pack's figure is averaged ove
 counts only on the UBL half), and what the stages do not cover (building findings and the report).
 
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
+       [--cases DIR]   (another folder of documents, e.g. ../shared/corpus/mutations-dev: invalid ones, whose
+                        findings are located on the document, see einvoice_validate.locations)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from einvoice_validate import Validator
+from einvoice_validate import EInvoiceValidateError, Validator
 
 SHARED = Path(os.environ.get("EINVOICE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
@@ -25,10 +27,12 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured passes (a JIT needs about 20)")
     parser.add_argument("--engine", default=None, help="saxonc (default) or saxon-java")
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
+    parser.add_argument("--cases", type=Path, help="every *.xml of this folder instead of the business cases")
     args = parser.parse_args()
-    data = [p.read_bytes() for p in CASES]
+    data = [p.read_bytes() for p in (sorted(args.cases.glob("*.xml")) if args.cases else CASES)]
     validator = Validator(engine=args.engine)
     validator._slim = not args.full_attachments
+    data = [d for d in data if _validates(validator, d)]  # documents that cannot be validated do not count
     for _ in range(args.warmup):  # warm-up: compile every pack the cases need (and warm a JIT)
         for d in data:
             validator.validate(d)
@@ -39,11 +43,21 @@ def main() -> int:
             totals.update(validator.validate(d).timings_ms)
     elapsed = time.perf_counter() - start
     n = args.repeat * len(data)
-    print(f"{len(data)} business cases x {args.repeat}: {n / elapsed:.1f} doc/s, {elapsed / n * 1000:.2f} ms/doc")
+    findings = sum(len(validator.validate(d).findings) for d in data)
+    print(f"{findings / len(data):.1f} findings per document")
+    print(f"{len(data)} documents x {args.repeat}: {n / elapsed:.1f} doc/s, {elapsed / n * 1000:.2f} ms/doc")
     for stage, ms in totals.items():
         print(f"  {stage:<24} {ms / n:6.2f} ms")
     print(f"  {'outside the stages':<24} {elapsed / n * 1000 - sum(totals.values()) / n:6.2f} ms")
     return 0
+
+
+def _validates(validator: Validator, data: bytes) -> bool:
+    try:
+        validator.validate(data)
+    except EInvoiceValidateError:
+        return False
+    return True
 
 
 if __name__ == "__main__":

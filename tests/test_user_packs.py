@@ -88,9 +88,10 @@ def test_layered_on_xrechnung_with_its_findings(tmp_path: Path, registry: Regist
     assert house[0].message.en == "The buyer's purchase order reference (BT-13) is mandatory for us."
     assert house[0].message.de == "Die Bestellreferenz des Käufers (BT-13) ist bei uns Pflicht."
     assert house[0].terms == ("BT-13",)
-    assert (
-        house[0].location == "/*:Invoice[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'][1]"
+    assert house[0].pack_location == (
+        "/*:Invoice[namespace-uri()='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'][1]"
     )
+    assert house[0].line is not None
     # The official findings are untouched; the KoSIT verdict now counts the house rule too.
     assert [f for f in ours.findings if f.source != KEY] == list(official.findings)
     assert ours.valid is False and ours.accepted is False

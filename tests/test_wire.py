@@ -186,8 +186,9 @@ def test_report_with_errors_is_invoice_invalid_with_all_findings() -> None:
     assert "BR-DE-15" in doc["detail"] and "BR-DE-21" not in doc["detail"]
     api_members = {"ruleId", "severity", "location", "message", "source"}
     assert api_members <= set(doc["findings"][0])
-    assert set(doc["findings"][0]) - api_members == {"flag", "stage", "line", "column", "terms"}
-    assert set(FINDING_EXTRA_MEMBERS) == {"flag", "stage", "line", "column", "terms"}
+    extras = {"flag", "stage", "line", "column", "terms", "packLocation"}
+    assert set(doc["findings"][0]) - api_members == extras
+    assert set(FINDING_EXTRA_MEMBERS) == extras
     assert doc["findings"][0]["message"] == {"en": "e", "de": "d"}
 
 

@@ -128,7 +128,7 @@ def _ours(report: Report, key: str) -> tuple[Counter[Key], set[str], int]:
             m = RULE.match(f.message.en)
             if m:
                 named.update(m.group("ids").split(", "))
-    kept = Counter((f.rule_id, str(f.flag), f.location) for f in findings if f.rule_id != RUNTIME_ERROR)
+    kept = Counter((f.rule_id, str(f.flag), f.pack_location) for f in findings if f.rule_id != RUNTIME_ERROR)
     return kept, named, errors
 
 

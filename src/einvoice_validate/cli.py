@@ -1,4 +1,4 @@
-"""The command line: argument parsing and rendering (text, json, jsonl) only; the work is in the library.
+"""The command line: argument parsing only; the work is in the library, the rendering in :mod:`.reports`.
 
 Exit codes of ``validate``: 0 every document valid, 1 some document invalid, 2 usage error or some document
 could not be validated. ``validate`` runs through :func:`einvoice_validate.batch.iter_validate`: results are
@@ -9,28 +9,30 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import os
 import sys
-import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from . import __version__
 from .errors import EInvoiceValidateError
-from .findings import Report, Severity
+from .reports import Outcome
+from .reports.words import LANGS
+from .reports.writer import FORMATS, ReportWriter
 from .validator import ENGINES, engine_name
-from .wire import error_object
 
 if TYPE_CHECKING:
-    from .batch import BatchError
     from .rulesets import Registry
 
 __all__ = ["expand_paths", "main"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
+HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
+STDIN = "-"
 
 FILES_PER_WORKER = 100
 ENGINE_HELP = (
@@ -52,14 +54,18 @@ def _parser() -> argparse.ArgumentParser:
         prog="einvoice-validate", description="Validate e-invoices offline with the official rule packs."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "--home", type=Path, help="rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--home", type=Path, help=HOME_HELP)
+    # The global options, accepted after the subcommand as well (SUPPRESS: not given there keeps the first)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", type=Path, default=argparse.SUPPRESS, help=HOME_HELP)
+    sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)
 
     val = sub.add_parser("validate", help="validate invoice files")
     val.add_argument(
-        "files", nargs="+", metavar="FILE", help="files, directories (every *.xml below, recursively) or glob patterns"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="files, directories (every *.xml below, recursively), glob patterns, or - (standard input)",
     )
     val.add_argument(
         "--workers",
@@ -73,15 +79,23 @@ def _parser() -> argparse.ArgumentParser:
         metavar="YYYY-MM-DD",
         help="run the pack versions in force on this day where a profile lists several (default: today)",
     )
-    val.add_argument("--format", choices=("text", "json", "jsonl"), default="text")
+    val.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (people), json or jsonl (the same rows), junit (CI), sarif (code scanning), html (one page)",
+    )
+    val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
+    val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for valid documents")
+    val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
     val.add_argument(
-        "--lang", choices=("en", "de"), default="en", help="language of the text output (json/jsonl carry both)"
+        "--lang", choices=LANGS, default="en", help="language of text and html (json, jsonl and html carry both)"
     )
 
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
-    rs_sub = rs.add_subparsers(dest="action", required=True)
+    rs_sub = _Subparsers(rs.add_subparsers(dest="action", required=True), common)
     inst = rs_sub.add_parser(
         "install",
         help="install the packs: download the pinned upstream files, or copy from DIR",
@@ -138,7 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
 
     keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
-    keys_sub = keys.add_subparsers(dest="action", required=True)
+    keys_sub = _Subparsers(keys.add_subparsers(dest="action", required=True), common)
     create = keys_sub.add_parser("create", help="create a key, print it once, store its checksum")
     create.add_argument("--keys", type=Path, metavar="FILE", required=True)
     create.add_argument("--permission", choices=("invoices", "admin"), default="invoices")
@@ -150,7 +164,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+class _Subparsers:
+    """``add_parser`` with the global options (``common``) as a parent, so they may follow the subcommand."""
+
+    def __init__(self, action: Any, common: argparse.ArgumentParser) -> None:
+        self._action = action
+        self._common = common
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = self._action.add_parser(name, parents=[self._common], **kwargs)
+        return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    stdin: BinaryIO | None = None,
+) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     try:
@@ -158,8 +190,23 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
     except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
         return int(exc.code) if isinstance(exc.code, int) else EXIT_ERROR
     try:
+        return _run(args, out, err, stdin)
+    except KeyboardInterrupt:  # Ctrl-C: the workers ignore SIGINT and are stopped by the batch's cleanup
+        print("einvoice-validate: interrupted", file=err)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as cat does
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        return EXIT_BROKEN_PIPE
+
+
+def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
+    if args.home is not None and args.home.exists() and not args.home.is_dir():
+        print(f"einvoice-validate: ruleset.missing: the rules home {args.home} is not a directory", file=err)
+        return EXIT_ERROR
+    try:
         if args.command == "validate":
-            return _validate(args, out, err)
+            return _validate(args, out, err, stdin)
         if args.command == "rulesets":
             return _rulesets(args, out, err)
         if args.command == "serve":
@@ -168,7 +215,18 @@ def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, std
             return _keys(args, out, err)
         return _profiles(args, out)
     except EInvoiceValidateError as exc:
-        print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
+        if getattr(args, "lang", "en") == "de":  # validate --lang de: the code's German sentence and detail
+            from .reports.words import detail_in
+
+            print(f"einvoice-validate: {exc.code}: {exc.message.de} {detail_in(exc.detail, 'de')}", file=err)
+        else:
+            print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # an unusable rules home (unreadable, not writable) or output: no traceback
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"einvoice-validate: {exc.strerror or exc}{where}", file=err)
         return EXIT_ERROR
 
 
@@ -270,8 +328,9 @@ def _default_workers(files: Sequence[str | Path]) -> int:
     return max(1, workers)
 
 
-def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     from .batch import iter_validate
+    from .parse import Source
     from .profiles import parse_rules_date
 
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
@@ -279,13 +338,19 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not files:
         print("einvoice-validate: no files to validate (no *.xml in the directories given)", file=err)
         return EXIT_ERROR
+    sources: list[Source] = list(files)
+    if STDIN in files:  # read once, then validated like a file (named "-")
+        data = (stdin or sys.stdin.buffer).read()
+        sources = [data if f == STDIN else f for f in files]
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
+    render = ReportWriter(
+        args.format, out, args.lang, timings=args.timings, quiet=args.quiet, errors_only=args.errors_only
+    )
     worst = EXIT_VALID
-    first = True
     try:
         for result in iter_validate(
-            files,
+            sources,
             workers=workers,
             profile=args.profile,
             rules_home=args.home,
@@ -300,93 +365,15 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 worst = max(worst, EXIT_INVALID)
             if progress is not None and progress.clear_before_output:
                 progress.clear()
-            if args.format == "text":
-                _print_text(result.source, report, error, out, args.lang)
-            else:
-                row = _row(result.source, report, error)
-                if args.format == "jsonl":
-                    print(json.dumps(row, ensure_ascii=False), file=out, flush=True)
-                else:  # json: one array, streamed element by element (the same text as json.dumps(rows, indent=2))
-                    if report is not None:
-                        row.update(
-                            report.model_dump(
-                                mode="json",
-                                by_alias=True,
-                                include={"spec_id", "packs", "version_choices", "timings_ms"},
-                            )
-                        )
-                    item = textwrap.indent(json.dumps(row, ensure_ascii=False, indent=2), "  ")
-                    out.write(("[\n" if first else ",\n") + item)
-                    first = False
+            source = sources[result.index]
+            render.add(Outcome(files[result.index], report, error, source if isinstance(source, bytes) else None))
             if progress is not None:
                 progress.advance()
     finally:
         if progress is not None:
             progress.finish()
-    if args.format == "json":
-        out.write("[]\n" if first else "\n]\n")
+    render.close()
     return worst
-
-
-def _row(name: str, report: Report | None, error: BatchError | None) -> dict[str, Any]:
-    """The jsonl contract: exactly these keys, spelled so."""
-    return {
-        "file": name,
-        "profile": report.profile if report else None,
-        "envelope": report.envelope if report else None,
-        "valid": report.valid if report else False,
-        "accepted": report.accepted if report else None,
-        "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
-        "error": error_object(error.code, error.detail) if error else None,
-    }
-
-
-_WORDS = {
-    "en": {
-        "not-validated": "NOT VALIDATED",
-        "valid": "valid",
-        "invalid": "INVALID",
-        "accepted": "accepted",
-        "rejected": "rejected",
-        "counts": "{} error(s), {} warning(s), {} info",
-        "at": "at",
-        "line": "line",
-        "sbdh": "invoice taken out of its Peppol SBDH envelope",
-    },
-    "de": {
-        "not-validated": "NICHT GEPRÜFT",
-        "valid": "gültig",
-        "invalid": "UNGÜLTIG",
-        "accepted": "angenommen",
-        "rejected": "abgelehnt",
-        "counts": "{} Fehler, {} Warnung(en), {} Hinweis(e)",
-        "at": "bei",
-        "line": "Zeile",
-        "sbdh": "Rechnung aus ihrem Peppol-SBDH-Umschlag entnommen",
-    },
-}
-
-
-def _print_text(name: str, report: Report | None, error: BatchError | None, out: TextIO, lang: str = "en") -> None:
-    words = _WORDS[lang]
-    if error is not None or report is None:
-        assert error is not None
-        meaning = error.message.de if lang == "de" else error.message.en
-        print(f"{name}: {words['not-validated']} ({error.code}): {meaning} {error.detail}", file=out)
-        return
-    counts = {s: sum(1 for f in report.findings if f.severity is s) for s in Severity}
-    verdict = words["valid"] if report.valid else words["invalid"]
-    if report.accepted is not None:
-        verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
-    tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
-    unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
-    print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=out)
-    for f in report.findings:
-        where = f" {words['at']} {f.location}" if f.location else ""
-        if f.line is not None:
-            where += f" ({words['line']} {f.line})"
-        text = f.message.de if lang == "de" else f.message.en
-        print(f"  {f.severity.value:<7} {f.rule_id:<24} {text}{where}  [{f.source}]", file=out)
 
 
 def _max_documents(given: int | None, engine: str | None) -> int:

@@ -62,12 +62,21 @@ class Finding(_Model):
     severity: Severity = Field(description="After the profile's severity overrides")
     flag: Flag = Field(description="The raw flag as the rule pack states it")
     stage: Stage
-    location: str | None = Field(description="SVRL location XPath, or the element path for XSD findings")
+    location: str | None = Field(
+        description="The element concerned, as one readable path for every pack (/Invoice/cac:Party[2]/cbc:ID, "
+        "locations.py); None for the whole document, or when the pack's location is not a path (see packLocation)"
+    )
     line: int | None = None
     column: int | None = None
     message: Message
     terms: tuple[str, ...] = Field(default=(), description="The EN 16931 business terms (BT-/BG- ids) concerned")
     source: str = Field(description="Which pack said it, as id@version")
+    pack_location: str | None = Field(
+        default=None,
+        alias="packLocation",
+        description="The location exactly as the pack (SVRL @location) or the XSD validator gave it; may be no "
+        "path at all (CIUS-RO gives attribute values such as 0088x)",
+    )
 
 
 class VersionChoice(_Model):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import io
 import os
+import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -101,6 +102,13 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
         data = bytes(source)
         name = None
     elif isinstance(source, (str, os.PathLike)):
+        if isinstance(source, str) and _looks_like_xml_text(source):
+            raise InputError(
+                "request.unreadable",
+                "a str is taken as a path, and this one looks like XML text; pass the document as bytes "
+                "(e.g. text.encode()) or a path",
+                reason="type",
+            )
         path = Path(source)
         name = str(source)
         try:
@@ -110,7 +118,8 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
             with path.open("rb") as fh:
                 data = fh.read(cap + 1)
         except OSError as exc:
-            raise InputError("request.unreadable", f"cannot read {name}: {exc.strerror or exc}", reason="io") from exc
+            shown = name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
+            raise InputError("request.unreadable", f"cannot read {shown}: {exc.strerror or exc}", reason="io") from exc
     elif hasattr(source, "read"):
         name = getattr(source, "name", None)
         name = name if isinstance(name, str) else None
@@ -131,6 +140,16 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
     if len(data) > cap:
         raise _too_large(len(data), cap)
     return data, name
+
+
+_NAME_SHOWN = 200
+"""A path longer than this is cut in error details (the detail never echoes a document)."""
+
+
+def _looks_like_xml_text(source: str) -> bool:
+    """A ``str`` that cannot be a file name: markup, or a line break."""
+    head = source.lstrip()[:1]
+    return head == "<" or "\n" in source
 
 
 def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int) -> bytes:
@@ -255,15 +274,18 @@ def _parse(data: bytes, limits: Limits) -> etree._Element:
             ) from exc
         kind = _what_it_looks_like(data)
         prefix = f"this is {kind}; " if kind else ""
+        # libxml2 ends its message with the position, which the detail already gives
+        said = _POSITION_SUFFIX.sub("", exc.msg or "")
         raise InputError(
             "document.unreadable",
-            f"{prefix}not well-formed XML at line {line}, column {column}: {exc.msg}",
+            f"{prefix}not well-formed XML at line {line}, column {column}: {said}",
             reason="not-xml",
         ) from exc
     except ValueError as exc:  # e.g. lxml refusing an unknown encoding
         raise InputError("document.unreadable", f"not readable as XML: {exc}", reason="encoding") from exc
 
 
+_POSITION_SUFFIX = re.compile(r",\s*line \d+, column \d+\s*$")
 _XINCLUDE_TAGS = tuple(f"{{{ns}}}*" for ns in _XINCLUDE_NAMESPACES)
 
 

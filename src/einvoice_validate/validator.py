@@ -17,6 +17,7 @@ from . import __version__
 from .errors import ProfileError
 from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
+from .locations import Locator
 from .parse import Document, Source, load
 from .profiles import Profile, all_profiles, find_profile, select_profile
 from .rulesets.registry import Registry
@@ -161,7 +162,10 @@ class Validator:
             yield _generic_note(document, profile)
         stages = self._stages_for(profile, keys)
         start = time.perf_counter()
-        xsd_findings = stages.xsd.run(document)
+        root = document.tree.getroot()
+        # the XSD stage's paths use the document's own prefixes; the packs' locations are resolved on the same tree
+        locator = Locator(root, {k: v for k, v in root.nsmap.items() if k})
+        xsd_findings = stages.xsd.run(document, locator)
         for finding in xsd_findings:
             level = profile.custom_levels.get(finding.rule_id)
             yield finding if level is None else _with_level(finding, level)
@@ -173,7 +177,7 @@ class Validator:
         timings["saxon-parse"] = _ms(start)
         for stage in stages.schematron:
             start = time.perf_counter()
-            yield from stage.run(saxon_doc)
+            yield from stage.run(saxon_doc, locator)
             timings[stage.source] = _ms(start)
 
 

@@ -13,8 +13,10 @@ with ``invoice.invalid`` and ``errors`` with ``request.invalid``; nothing else.
 The CLI's ``json``/``jsonl`` rows carry a document's error as :func:`error_object` (code, message in English
 and German, detail). A finding on the wire is :meth:`Finding.model_dump` in JSON mode by alias: the API's members
 ``ruleId``, ``severity``, ``location``, ``message`` (``de``, ``en``) and ``source``, plus the stable extras in
-:data:`FINDING_EXTRA_MEMBERS` (and ``message.ro`` for CIUS-RO's Romanian texts). ``location`` is the SVRL
-location XPath (the element path for XSD findings), or null for a finding about the whole document.
+:data:`FINDING_EXTRA_MEMBERS` (and ``message.ro`` for CIUS-RO's Romanian texts). ``location`` is the
+element's readable path, the same style for every pack (``/Invoice/cac:Party[2]/cbc:ID``,
+:mod:`einvoice_validate.locations`), or null for a finding about the whole document or when the pack's location is
+not a path; ``packLocation`` keeps the pack's own spelling.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ __all__ = [
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_MEMBERS = ("type", "title", "status", "code", "detail", "instance")
-FINDING_EXTRA_MEMBERS = ("flag", "stage", "line", "column", "terms")
+FINDING_EXTRA_MEMBERS = ("flag", "stage", "line", "column", "terms", "packLocation")
 """Members of a finding beyond the API's five: the raw flag of the pack, the stage (input, xsd, schematron), the
 line and column (XSD findings), the EN 16931 business terms concerned."""
 

@@ -11,6 +11,7 @@ from lxml import etree
 from .attachments import libxml2_base64_valid, long_attachments, replaced
 from .errors import RulesetError
 from .findings import Finding, Severity
+from .locations import Locator
 from .messages import catalogue
 from .parse import Document
 from .rulesets.registry import InstalledPack
@@ -47,7 +48,9 @@ class XsdStage:
         self._info = schema_info_for(str(path))  # declared types, to give Xerces' codes (built once, cached)
         self._lock = threading.Lock()  # an XMLSchema's error_log is per object: one validation at a time
 
-    def run(self, document: Document) -> list[Finding]:
+    def run(self, document: Document, locator: Locator | None = None) -> list[Finding]:
+        """The schema's findings; with ``locator`` their paths in the readable style (libxml2's kept as
+        ``pack_location``)."""
         # Long attachments that libxml2 would accept as base64 (checked here, by its rule, far faster) are
         # validated as "AAAA": the same findings without libxml2 reading megabytes (see attachments.py).
         cuts = [(e, "AAAA", text) for e, text in long_attachments(document.tree) if libxml2_base64_valid(text)]
@@ -58,6 +61,7 @@ class XsdStage:
         findings = []
         texts = catalogue()
         for issue in issues:
+            path = locator.place(issue.path).path if locator is not None and issue.path else issue.path
             rendered = texts.render(issue.code, _text(issue.code, issue.message))
             findings.append(
                 Finding(
@@ -65,11 +69,12 @@ class XsdStage:
                     severity=Severity.ERROR,
                     flag="error",
                     stage="xsd",
-                    location=issue.path,
+                    location=path,
                     line=issue.line,
                     column=issue.column,
                     message=rendered.message,
                     source=self.source,
+                    pack_location=issue.path,
                 )
             )
         return findings

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..findings import Finding, Flag, Message, severity_of_flag
+from ..locations import Locator, Place
 from ..messages import Rendered, catalogue, terms_in
 from ..rulesets.registry import InstalledPack
 from .engines import Engine, StylesheetRuntimeError, get_engine
@@ -36,22 +37,25 @@ class SchematronStage:
         self._levels = dict(custom_levels)
         self._texts = pack.manifest.messages  # a user pack's own texts (official packs: the catalogue)
 
-    def run(self, document: object) -> list[Finding]:
+    def run(self, document: object, locator: Locator | None = None) -> list[Finding]:
+        """The findings on ``document`` (loaded by the engine); with ``locator`` (on the same document's lxml
+        tree) each gets the readable path and line of its element, else the pack's location as it is."""
         try:
             events = parse_svrl(self._stylesheet.run(document))
         except StylesheetRuntimeError as exc:
             events = [SvrlEvent("runtime-error", exc.code, "fatal", None, exc.message)]
         except SvrlError as exc:
             events = [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
-        return [self._finding(e) for e in events]
+        return [self._finding(e, locator) for e in events]
 
-    def _finding(self, event: SvrlEvent) -> Finding:
+    def _finding(self, event: SvrlEvent, locator: Locator | None) -> Finding:
+        place = locator.place(event.location) if locator is not None else Place(event.location, None)
         if event.kind == "runtime-error":  # the pack stopped (an error outside its rules)
-            return self._runtime_error(None, (event.id or "", event.text), variant=0)
+            return self._runtime_error(Place(None, None), None, (event.id or "", event.text), variant=0)
         if event.kind == "rule-error":
             # One rule raised (rulesets.prepare, step isolate-rule-errors); the pack's other rules ran.
             values = (", ".join((event.id or "").split()), event.context or "", event.code or "", event.text)
-            return self._runtime_error(event.location, values, variant=1)
+            return self._runtime_error(place, event.location, values, variant=1)
         rule_id = event.id or "UNSPECIFIC"
         flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
         level = self._levels.get(rule_id)
@@ -66,19 +70,23 @@ class SchematronStage:
             severity=severity_of_flag(level or flag),
             flag=flag,
             stage="schematron",
-            location=event.location,
+            location=place.path,
+            line=place.line,
             message=rendered.message,
             terms=rendered.terms,
             source=self.source,
+            pack_location=event.location,
         )
 
-    def _runtime_error(self, location: str | None, values: tuple[str, ...], variant: int) -> Finding:
+    def _runtime_error(self, place: Place, pack_location: str | None, values: tuple[str, ...], variant: int) -> Finding:
         return Finding(
             rule_id=RUNTIME_ERROR,
             severity=severity_of_flag("fatal"),
             flag="fatal",
             stage="schematron",
-            location=location,
+            location=place.path,
+            line=place.line,
             message=catalogue().render_code(RUNTIME_ERROR, values, variant=variant),
             source=self.source,
+            pack_location=pack_location,
         )

@@ -1,0 +1,242 @@
+"""Where a finding is: a pack's location (any spelling) resolved on the parsed document, as one readable path.
+
+Packs spell the same element three ways (SVRL ``@location``): ``/*:Invoice[namespace-uri()='…'][1]/…`` (the ISO
+skeleton: CEN, CIUS-RO), ``/Q{urn:…}Invoice[1]/…`` (XSLT 3 ``path()``: XRechnung), and the XSD stage's
+``/ubl:Invoice/cbc:IssueDate`` (libxml2, with the document's own prefixes). :class:`Locator` parses each spelling
+with a small step parser (cached per string, no XPath compiled) and walks the lxml tree step by step, so every
+finding gets the element's line and one readable path: the root element by its local name, every other element
+with the conventional UBL/CII prefix (``/Invoice/cac:AccountingSupplierParty/cac:Party[2]/cbc:EndpointID/@schemeID``;
+an index only where the element has same-named siblings). A location that is not a path (CIUS-RO's stylesheet
+gives attribute values such as ``0088x``) resolves to no path at all, never to a made-up one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from lxml import etree
+
+__all__ = ["PREFIXES", "Locator", "Place", "parse_location", "readable_path"]
+
+PREFIXES: dict[str, str] = {
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2": "cac",
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2": "cbc",
+    "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2": "ext",
+    "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2": "ubl",
+    "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2": "cn",
+    "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100": "rsm",
+    "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100": "ram",
+    "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100": "udt",
+    "urn:un:unece:uncefact:data:standard:QualifiedDataType:100": "qdt",
+    "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader": "sh",
+    "http://www.w3.org/2000/09/xmldsig#": "ds",
+}
+"""The conventional prefix of each namespace the readable paths use (those of the UBL and CII specifications)."""
+
+_NAMESPACES = {prefix: uri for uri, prefix in PREFIXES.items()}
+_ANY = "*"  # a name test matching any namespace (or any element when the local name is also "*")
+
+# One step: an optional "@", a name test (Q{uri}local, *:local, prefix:local, local, *, text(), node()), then
+# predicates: [n] or [namespace-uri()='uri'] (either quote).
+_STEP = re.compile(
+    r"""(?P<attr>@)?
+    (?:Q\{(?P<uri>[^}]*)\}(?P<qlocal>[\w.\-]+|\*)
+      |(?P<prefix>[\w.\-]+|\*):(?P<plocal>[\w.\-]+|\*)
+      |(?P<kind>text|node|comment)\(\)
+      |(?P<local>[\w.\-]+|\*))
+    (?P<preds>(?:\[[^\]]*\])*)$""",
+    re.VERBOSE,
+)
+_PRED = re.compile(r"""\[\s*(?:(?P<n>\d+)|namespace-uri\(\)\s*=\s*(?:'(?P<u1>[^']*)'|"(?P<u2>[^"]*)"))\s*\]""")
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    attribute: bool
+    namespace: str | None  # None: no namespace; _ANY: any
+    local: str  # "*" any name; "text()" etc. for node tests
+    index: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A resolved location: ``path`` is the readable path (None when the location is not a path), ``line`` the
+    line of the element it names (of the attribute's or text's element), when it was found in the document."""
+
+    path: str | None
+    line: int | None
+
+
+def _split(location: str) -> list[str] | None:
+    """The steps of an absolute path, split on the slashes outside ``{}``, ``[]`` and quotes."""
+    steps: list[str] = []
+    depth = 0
+    quote = ""
+    current: list[str] = []
+    for ch in location[1:]:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "/" and depth == 0:
+            steps.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    steps.append("".join(current))
+    return None if quote or depth else steps
+
+
+@lru_cache(maxsize=4096)
+def parse_location(location: str, prefixes: tuple[tuple[str, str], ...] = ()) -> tuple[_Step, ...] | None:
+    """The steps of a location path, or None when it is not one (``0088x``, ``eur``, a relative path).
+
+    ``prefixes`` map the location's own prefixes (libxml2 writes the document's); unknown ones fall back to the
+    conventional :data:`PREFIXES`, then to any namespace."""
+    location = location.strip()
+    if not location.startswith("/") or location.startswith("//"):
+        return None
+    parts = _split(location)
+    if parts is None or parts == [""]:
+        return None
+    own = dict(prefixes)
+    steps: list[_Step] = []
+    for part in parts:
+        m = _STEP.match(part.strip())
+        if m is None:
+            return None
+        namespace: str | None
+        if m["kind"]:
+            namespace, local = None, m["kind"] + "()"
+        elif m["qlocal"] is not None:
+            namespace, local = m["uri"] or None, m["qlocal"]
+        elif m["plocal"] is not None:
+            prefix = m["prefix"]
+            namespace = _ANY if prefix == "*" else own.get(prefix) or _NAMESPACES.get(prefix, _ANY)
+            local = m["plocal"]
+        else:
+            local = m["local"]
+            # a bare name is in no namespace for an attribute; for an element "*" is any, else no namespace,
+            # except the root, which readable paths write without its prefix
+            namespace = _ANY if (local == "*" or not steps) and not m["attr"] else None
+        index = None
+        preds = m["preds"]
+        pos = 0
+        while pos < len(preds):
+            p = _PRED.match(preds, pos)
+            if p is None:
+                return None
+            if p["n"] is not None:
+                index = int(p["n"])
+            else:
+                namespace = p["u1"] if p["u1"] is not None else p["u2"]
+            pos = p.end()
+        steps.append(_Step(bool(m["attr"]), namespace, local, index))
+    if any(s.attribute or s.local.endswith("()") for s in steps[:-1]):
+        return None  # an attribute or text node has no children
+    return tuple(steps)
+
+
+def _name(namespace: str | None, local: str, root: bool) -> str:
+    if root or not namespace or namespace == _ANY:
+        return local
+    prefix = PREFIXES.get(namespace)
+    return f"{prefix}:{local}" if prefix else f"Q{{{namespace}}}{local}"
+
+
+def _tag(step: _Step) -> str | None:
+    if step.local == "*":
+        return None if step.namespace == _ANY else f"{{{step.namespace or ''}}}*"
+    if step.namespace == _ANY:
+        return "{*}" + step.local
+    return f"{{{step.namespace}}}{step.local}" if step.namespace else step.local
+
+
+class Locator:
+    """Resolves locations on one parsed document; each distinct location is resolved once."""
+
+    def __init__(self, root: etree._Element, prefixes: dict[str, str] | None = None) -> None:
+        self._root = root
+        self._prefixes = tuple(sorted((k, v) for k, v in (prefixes or {}).items() if k))
+        self._cache: dict[str, Place] = {}
+
+    def place(self, location: str | None) -> Place:
+        if location is None:
+            return Place(None, None)
+        place = self._cache.get(location)
+        if place is None:
+            place = self._resolve(location)
+            self._cache[location] = place
+        return place
+
+    def _resolve(self, location: str) -> Place:
+        steps = parse_location(location, self._prefixes)
+        if steps is None:
+            return Place(None, None)
+        parts: list[str] = []
+        element: etree._Element | None = None
+        for n, step in enumerate(steps):
+            if step.attribute:
+                parts.append("@" + _name(step.namespace, step.local, root=True))
+                continue
+            if step.local.endswith("()"):
+                parts.append(step.local)
+                continue
+            if n == 0:
+                root = self._root
+                found = root if _matches(root, step) else None
+                candidates = [root] if found is not None else []
+            elif element is None:
+                found, candidates = None, []
+            else:
+                tag = _tag(step)
+                candidates = [c for c in element.iterchildren(tag) if isinstance(c.tag, str)]
+                pick = (step.index or 1) - 1
+                found = candidates[pick] if pick < len(candidates) else None
+            parent, element = element, found
+            if found is not None:
+                q = etree.QName(found)
+                name = _name(q.namespace, q.localname, root=n == 0)
+                position, count = (step.index or 1), len(candidates)
+                if parent is not None and (step.local == "*" or step.namespace == _ANY):
+                    # a wildcard step counts other names too: the readable index is among same-named siblings
+                    same = list(parent.iterchildren(found.tag))
+                    position, count = same.index(found) + 1, len(same)
+                parts.append(f"{name}[{position}]" if count > 1 else name)
+            else:
+                name = _name(step.namespace, step.local, root=n == 0)
+                parts.append(f"{name}[{step.index}]" if step.index and step.index > 1 else name)
+        line = element.sourceline if element is not None else None
+        return Place("/" + "/".join(parts), line if isinstance(line, int) else None)
+
+
+def _matches(element: etree._Element, step: _Step) -> bool:
+    if step.index not in (None, 1) or not isinstance(element.tag, str):
+        return False
+    q = etree.QName(element)
+    if step.local != "*" and q.localname != step.local:
+        return False
+    return step.namespace == _ANY or (q.namespace or None) == step.namespace
+
+
+def readable_path(element: etree._Element) -> str:
+    """The readable path of an element of a parsed document (the same style as :meth:`Locator.place`)."""
+    parts: list[str] = []
+    node: etree._Element | None = element
+    while node is not None:
+        parent = node.getparent()
+        q = etree.QName(node)
+        name = _name(q.namespace, q.localname, root=parent is None)
+        if parent is not None:
+            same = [c for c in parent.iterchildren(node.tag)]
+            if len(same) > 1:
+                name += f"[{same.index(node) + 1}]"
+        parts.append(name)
+        node = parent
+    return "/" + "/".join(reversed(parts))

@@ -1,0 +1,177 @@
+"""One self-contained HTML page for one document or a batch (no network, no scripts): per document the verdict,
+profile and packs, then the findings grouped by severity with their German and English texts, business terms,
+line, readable location and a snippet of the document around the offending element."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from html import escape
+
+from .. import __version__
+from ..findings import Finding, Severity
+from . import Outcome, Tally, severity_counts
+from .words import WORDS, detail_in, severity_label
+from .words import summary as words_summary
+
+__all__ = ["html_report"]
+
+SNIPPET_LINES = 1
+"""Lines shown before and after the offending element's line."""
+SNIPPET_WIDTH = 160
+"""A longer line (an embedded attachment) is cut."""
+MAX_TAG_LINES = 40
+"""How far back a start tag written over several lines is looked for."""
+
+_CSS = """
+body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#1a1a1a;background:#fff}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;word-break:break-all}h3{font-size:1.05em}
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}
+.verdict{font-weight:bold;font-size:1.1em}.ok{color:#11703a}.bad{color:#b00020}.nv{color:#7a1fa2}
+dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:bold}dd{margin:0}
+.finding{border-left:5px solid #999;padding:.4em .8em;margin:.8em 0;background:#f7f7f7}
+.ERROR{border-color:#b00020}.WARNING{border-color:#c77700}.INFO{border-color:#1565c0}
+.sev{font-weight:bold}.rule{font-weight:bold}.meta{color:#444;font-size:.9em}
+p.text{margin:.3em 0}.lang{display:inline-block;min-width:2em;color:#666;font-size:.85em}
+pre{background:#fff;border:1px solid #ddd;padding:.4em;overflow-x:auto;font-size:.85em}
+pre mark{background:#ffe08a}
+"""
+
+
+def _verdict(outcome: Outcome, words: dict[str, str]) -> str:
+    report = outcome.report
+    if report is None:
+        return f'<p class="verdict nv">{escape(words["not-validated"])}</p>'
+    text = words["valid"] if report.valid else words["invalid"]
+    if report.accepted is not None:
+        text += ", " + (words["accepted"] if report.accepted else words["rejected"])
+    return f'<p class="verdict {"ok" if report.valid else "bad"}">{escape(text)}</p>'
+
+
+def _element_name(location: str | None) -> str | None:
+    """The local name of the element a readable path ends on (past any attribute or text step)."""
+    if not location:
+        return None
+    for step in reversed(location.split("/")):
+        if step and not step.startswith("@") and not step.endswith("()"):
+            return step.split(":")[-1].split("[")[0]
+    return None
+
+
+def _snippet(lines: list[str] | None, line: int | None, location: str | None) -> str:
+    if not lines or line is None or not 1 <= line <= len(lines):
+        return ""
+    # libxml2 gives the line where an element's start tag ends; a tag over several lines is shown from its "<"
+    start = line
+    name = _element_name(location)
+    if name is not None:
+        tag = re.compile(rf"<([\w.-]+:)?{re.escape(name)}(?![\w.-])")
+        for n in range(line, max(0, line - MAX_TAG_LINES), -1):
+            if tag.search(lines[n - 1]):
+                start = n
+                break
+    first, last = max(1, start - SNIPPET_LINES), min(len(lines), line + SNIPPET_LINES)
+    rows = []
+    for n in range(first, last + 1):
+        text = lines[n - 1].rstrip("\r\n")
+        if len(text) > SNIPPET_WIDTH:
+            text = text[:SNIPPET_WIDTH] + " …"
+        row = f"{n:>5} | {escape(text)}"
+        rows.append(f"<mark>{row}</mark>" if start <= n <= line else row)
+    return "<pre>" + "\n".join(rows) + "</pre>"
+
+
+def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: str) -> str:
+    where = []
+    if f.line is not None:
+        where.append(f"{escape(words['line'])} {f.line}" + (f":{f.column}" if f.column is not None else ""))
+    if f.location:
+        where.append(f"<code>{escape(f.location)}</code>")
+    elif f.pack_location:
+        where.append(escape(words["not-a-path"].format(f.pack_location)))
+    terms = ", ".join(f.terms)
+    return (
+        f'<div class="finding {f.severity.value}">'
+        f'<p><span class="sev">{escape(severity_label(f.severity, lang))}</span> '
+        f'<code class="rule">{escape(f.rule_id)}</code>' + (f" · {' · '.join(where)}" if where else "") + "</p>"
+        f'<p class="text" lang="de"><span class="lang">de</span> {escape(f.message.de)}</p>'
+        f'<p class="text" lang="en"><span class="lang">en</span> {escape(f.message.en)}</p>'
+        + (f'<p class="text" lang="ro"><span class="lang">ro</span> {escape(f.message.ro)}</p>' if f.message.ro else "")
+        + '<p class="meta">'
+        + (f"{escape(words['terms'])}: {escape(terms)} · " if terms else "")
+        + f"{escape(words['source'])}: {escape(f.source)}</p>"
+        + _snippet(lines, f.line, f.location)
+        + "</div>"
+    )
+
+
+def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str) -> str:
+    parts = [f'<section id="doc-{n}"><h2>{escape(outcome.name)}</h2>', _verdict(outcome, words)]
+    report = outcome.report
+    if report is None:
+        error = outcome.error
+        assert error is not None
+        meaning = error.message.de if lang == "de" else error.message.en
+        parts.append(
+            f"<dl><dt>{escape(words['error'])}</dt><dd><code>{escape(error.code)}</code> {escape(meaning)}</dd>"
+            f"<dt>{escape(words['detail'])}</dt><dd>{escape(detail_in(error.detail, lang))}</dd></dl></section>"
+        )
+        return "".join(parts)
+    parts.append(
+        f"<dl><dt>{escape(words['profile'])}</dt><dd>{escape(report.profile)}</dd>"
+        f"<dt>{escape(words['packs'])}</dt><dd>{escape(', '.join(report.packs))}</dd>"
+        + (f"<dt>BT-24</dt><dd><code>{escape(report.spec_id)}</code></dd>" if report.spec_id else "")
+        + (f"<dt>SBDH</dt><dd>{escape(words['sbdh'])}</dd>" if report.envelope == "sbdh" else "")
+        + "</dl>"
+    )
+    data = outcome.data
+    # only the XML text itself is quoted (not an envelope such as a PDF)
+    xml = data is not None and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+    lines = data.decode("utf-8", errors="replace").splitlines() if data is not None and xml else None
+    if not report.findings:
+        parts.append(f"<p>{escape(words['no-findings'])}</p>")
+    for severity in Severity:
+        group = [f for f in report.findings if f.severity is severity]
+        if group:
+            parts.append(f"<h3>{escape(severity_label(severity, lang, plural=True))} ({len(group)})</h3>")
+            parts.extend(_finding(f, lines, words, lang) for f in group)
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _overview(outcomes: list[Outcome], words: dict[str, str], lang: str) -> str:
+    head = "".join(
+        f"<th>{escape(h)}</th>"
+        for h in (words["file"], words["verdict"], *(severity_label(s, lang, plural=True) for s in Severity))
+    )
+    rows = []
+    for n, o in enumerate(outcomes):
+        counts = severity_counts(o.report.findings) if o.report else dict.fromkeys(Severity, 0)
+        verdict = words["not-validated" if o.report is None else "valid" if o.report.valid else "invalid"]
+        rows.append(
+            f'<tr><td><a href="#doc-{n}">{escape(o.name)}</a></td><td>{escape(verdict)}</td>'
+            + "".join(f"<td>{counts[s]}</td>" for s in Severity)
+            + "</tr>"
+        )
+    return f"<h2>{escape(words['documents'])}</h2><table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def html_report(outcomes: Iterable[Outcome], lang: str = "en") -> str:
+    """The page for all ``outcomes`` (with an overview table when there is more than one)."""
+    outcomes = list(outcomes)
+    words = WORDS[lang]
+    tally = Tally()
+    for o in outcomes:
+        tally.add(o)
+    summary = words_summary(tally, lang)
+    body = [f"<h1>{escape(words['title'])}</h1>", f'<p class="summary">{escape(summary)}</p>']
+    if len(outcomes) > 1:
+        body.append(_overview(outcomes, words, lang))
+    body.extend(_document(n, o, words, lang) for n, o in enumerate(outcomes))
+    return (
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        f'<meta name="generator" content="einvoice-validate {escape(__version__)}">'
+        f"<title>{escape(words['title'])}</title><style>{_CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )

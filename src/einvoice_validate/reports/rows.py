@@ -1,0 +1,30 @@
+"""The machine rows of ``--format jsonl`` and ``--format json``: exactly the same keys, spelled so, and nothing
+that changes from run to run (stage timings only when asked for)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..wire import error_object
+from . import Outcome
+
+__all__ = ["ROW_KEYS", "row"]
+
+ROW_KEYS = ("file", "profile", "envelope", "valid", "accepted", "findings", "error")
+"""The jsonl contract; ``timingsMs`` follows only with ``--timings``."""
+
+
+def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
+    report, error = outcome.report, outcome.error
+    out: dict[str, Any] = {
+        "file": outcome.name,
+        "profile": report.profile if report else None,
+        "envelope": report.envelope if report else None,
+        "valid": report.valid if report else False,
+        "accepted": report.accepted if report else None,
+        "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
+        "error": error_object(error.code, error.detail) if error else None,
+    }
+    if timings:
+        out["timingsMs"] = dict(report.timings_ms) if report else {}
+    return out

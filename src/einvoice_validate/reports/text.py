@@ -1,0 +1,105 @@
+"""The text report for people: per document a verdict line, then one ``file:line: SEVERITY ruleId message``
+line per finding (editors and grep follow them), and a closing summary. Colour only on a terminal, never with
+``NO_COLOR`` set (https://no-color.org)."""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from ..findings import Finding, Severity
+from . import Outcome, Tally, severity_counts
+from .words import WORDS, detail_in, severity_label
+from .words import summary as words_summary
+
+__all__ = ["TextReport", "use_colour"]
+
+_RESET = "\x1b[0m"
+_COLOURS = {
+    Severity.ERROR: "\x1b[31m",  # red
+    Severity.WARNING: "\x1b[33m",  # yellow
+    Severity.INFO: "\x1b[36m",  # cyan
+    "valid": "\x1b[32m",  # green
+    "invalid": "\x1b[1;31m",  # bold red
+    "not-validated": "\x1b[1;35m",  # bold magenta
+    "dim": "\x1b[2m",
+}
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Colour when ``stream`` is a terminal and ``NO_COLOR`` is unset or empty."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class TextReport:
+    """Writes each outcome as it arrives; :meth:`close` writes the summary.
+
+    Args:
+        quiet: nothing for valid documents (the summary still counts them).
+        errors_only: only ERROR findings (warnings and information are counted, not listed).
+    """
+
+    def __init__(
+        self, out: TextIO, lang: str = "en", *, colour: bool = False, quiet: bool = False, errors_only: bool = False
+    ) -> None:
+        self.out = out
+        self.lang = lang
+        self.words = WORDS[lang]
+        self.colour = colour
+        self.quiet = quiet
+        self.errors_only = errors_only
+        self.tally = Tally()
+        self.printed = False
+
+    def _paint(self, key: object, text: str) -> str:
+        code = _COLOURS.get(key) if self.colour else None  # type: ignore[call-overload]
+        return f"{code}{text}{_RESET}" if code else text
+
+    def add(self, outcome: Outcome) -> None:
+        self.tally.add(outcome)
+        words, name, report = self.words, outcome.name, outcome.report
+        if report is None:
+            error = outcome.error
+            assert error is not None
+            meaning = error.message.de if self.lang == "de" else error.message.en
+            label = self._paint("not-validated", words["not-validated"])
+            print(f"{name}: {label} ({error.code}): {meaning} {detail_in(error.detail, self.lang)}", file=self.out)
+            self.printed = True
+            return
+        if report.valid and self.quiet:
+            return
+        counts = severity_counts(report.findings)
+        verdict = self._paint("valid", words["valid"]) if report.valid else self._paint("invalid", words["invalid"])
+        if report.accepted is not None:
+            verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
+        tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
+        unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
+        print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
+        self.printed = True
+        for f in report.findings:
+            if self.errors_only and f.severity is not Severity.ERROR:
+                continue
+            print(self.finding_line(name, f), file=self.out)
+
+    def finding_line(self, name: str, f: Finding) -> str:
+        where = f"{name}:{f.line}" if f.line is not None else name
+        if f.line is not None and f.column is not None:
+            where += f":{f.column}"
+        text = f.message.de if self.lang == "de" else f.message.en
+        if f.location:
+            place = f" ({f.location})"
+        elif f.pack_location:
+            place = " (" + self.words["not-a-path"].format(f.pack_location) + ")"
+        else:
+            place = ""
+        severity = self._paint(f.severity, severity_label(f.severity, self.lang))
+        return f"{where}: {severity} {f.rule_id} {text}{self._paint('dim', place + ' [' + f.source + ']')}"
+
+    def close(self) -> None:
+        summary = words_summary(self.tally, self.lang)
+        print(("\n" if self.printed else "") + summary, file=self.out)

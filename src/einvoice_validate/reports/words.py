@@ -1,0 +1,225 @@
+"""The words of the reports for people (text, HTML) in English and German, and German for the error details.
+
+An error's ``detail`` is English by contract (``errors.py``); :func:`detail_in` gives the German of the details
+the library writes (parse, limits, profiles), piece by piece, and leaves anything else (an operating system's or
+libxml2's own words) as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+from ..findings import Severity
+from . import Tally
+
+__all__ = ["LANGS", "WORDS", "detail_in", "severity_label", "summary"]
+
+LANGS = ("en", "de")
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "not-validated": "NOT VALIDATED",
+        "valid": "valid",
+        "invalid": "INVALID",
+        "accepted": "accepted",
+        "rejected": "rejected",
+        "counts": "{} error(s), {} warning(s), {} info",
+        "line": "line",
+        "sbdh": "invoice taken out of its Peppol SBDH envelope",
+        "not-a-path": "the pack gives {!r} as the location, which is not a path",
+        "summary": "{files} file(s): {valid} valid, {invalid} invalid, {not_validated} not validated; "
+        "findings: {errors} error(s), {warnings} warning(s), {infos} info",
+        "title": "E-invoice validation report",
+        "profile": "Profile",
+        "packs": "Rule packs",
+        "file": "File",
+        "verdict": "Verdict",
+        "rule": "Rule",
+        "where": "Where",
+        "message": "Message",
+        "terms": "Business terms",
+        "source": "Pack",
+        "no-findings": "No findings.",
+        "documents": "Documents",
+        "error": "Error",
+        "detail": "Detail",
+    },
+    "de": {
+        "not-validated": "NICHT GEPRÜFT",
+        "valid": "gültig",
+        "invalid": "UNGÜLTIG",
+        "accepted": "angenommen",
+        "rejected": "abgelehnt",
+        "counts": "{} Fehler, {} Warnung(en), {} Hinweis(e)",
+        "line": "Zeile",
+        "sbdh": "Rechnung aus ihrem Peppol-SBDH-Umschlag entnommen",
+        "not-a-path": "das Regelwerk gibt {!r} als Fundstelle an, das ist kein Pfad",
+        "summary": "{files} Datei(en): {valid} gültig, {invalid} ungültig, {not_validated} nicht geprüft; "
+        "Befunde: {errors} Fehler, {warnings} Warnung(en), {infos} Hinweis(e)",
+        "title": "Prüfbericht E-Rechnung",
+        "profile": "Profil",
+        "packs": "Regelwerke",
+        "file": "Datei",
+        "verdict": "Ergebnis",
+        "rule": "Regel",
+        "where": "Fundstelle",
+        "message": "Meldung",
+        "terms": "Geschäftsbegriffe",
+        "source": "Regelwerk",
+        "no-findings": "Keine Befunde.",
+        "documents": "Dokumente",
+        "error": "Fehler",
+        "detail": "Einzelheiten",
+    },
+}
+
+_SEVERITY = {
+    "en": {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"},
+    "de": {Severity.ERROR: "FEHLER", Severity.WARNING: "WARNUNG", Severity.INFO: "HINWEIS"},
+}
+_SEVERITY_PLURAL = {
+    "en": {Severity.ERROR: "Errors", Severity.WARNING: "Warnings", Severity.INFO: "Information"},
+    "de": {Severity.ERROR: "Fehler", Severity.WARNING: "Warnungen", Severity.INFO: "Hinweise"},
+}
+
+
+def severity_label(severity: Severity, lang: str, plural: bool = False) -> str:
+    return (_SEVERITY_PLURAL if plural else _SEVERITY)[lang][severity]
+
+
+_KINDS_DE = {
+    "a PDF file (for ZUGFeRD/Factur-X, validate the XML embedded in it)": "eine PDF-Datei (bei ZUGFeRD/Factur-X "
+    "das darin eingebettete XML prüfen)",
+    "a ZIP archive": "ein ZIP-Archiv",
+    "a PNG image": "ein PNG-Bild",
+    "a JPEG image": "ein JPEG-Bild",
+    "a GIF image": "ein GIF-Bild",
+    "an MS Office (OLE) file": "eine MS-Office-Datei (OLE)",
+    "JSON, not XML": "JSON, kein XML",
+}
+_OS_DE = {
+    "No such file or directory": "Datei oder Verzeichnis nicht gefunden",
+    "Permission denied": "Keine Berechtigung",
+    "Is a directory": "ist ein Verzeichnis",
+    "File name too long": "Dateiname zu lang",
+}
+
+
+def _kind(m: re.Match[str]) -> str:
+    return _KINDS_DE.get(m["kind"], m["kind"])
+
+
+_DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
+    (pattern, build)
+    for pattern, build in (
+        (r"this is (?P<kind>.+?); (?P<rest>not well-formed XML .*)", lambda m: f"das ist {_kind(m)}; {_de(m['rest'])}"),
+        (
+            r"not well-formed XML at line (?P<l>\d+), column (?P<c>\d+): (?P<msg>.*)",
+            lambda m: f"kein wohlgeformtes XML in Zeile {m['l']}, Spalte {m['c']} (libxml2: {m['msg']})",
+        ),
+        (
+            r"cannot read (?P<name>.+): (?P<why>[^:]+)",
+            lambda m: f"{m['name']} kann nicht gelesen werden: {_OS_DE.get(m['why'], m['why'])}",
+        ),
+        (r"the document is empty", lambda m: "das Dokument ist leer"),
+        (r"the document is blank", lambda m: "das Dokument enthält nur Leerraum"),
+        (
+            r"the document has a DOCTYPE declaration.*",
+            lambda m: "das Dokument hat eine DOCTYPE-Deklaration; DTDs und Entitäten werden abgelehnt (nie aufgelöst)",
+        ),
+        (
+            r"the document has XInclude elements.*",
+            lambda m: "das Dokument enthält XInclude-Elemente; sie werden abgelehnt (nie aufgelöst)",
+        ),
+        (
+            r"elements are nested (?:too deeply \(line (?P<l>\d+)\)|deeper than (?P<n>\d+) levels)",
+            lambda m: (
+                "die Elemente sind zu tief verschachtelt "
+                + (f"(Zeile {m['l']})" if m["l"] else f"(mehr als {m['n']} Ebenen)")
+            ),
+        ),
+        (
+            r"the document has (?P<n>\d+) bytes or more; the limit is (?P<cap>\d+) bytes",
+            lambda m: f"das Dokument hat {m['n']} Bytes oder mehr; die Grenze liegt bei {m['cap']} Bytes",
+        ),
+        (
+            r"the document has more than (?P<n>\d+) elements",
+            lambda m: f"das Dokument hat mehr als {m['n']} Elemente",
+        ),
+        (
+            r"a text node is longer than (?P<n>\d+) characters",
+            lambda m: f"ein Textknoten ist länger als {m['n']} Zeichen",
+        ),
+        (
+            r"an attribute value is longer than (?P<n>\d+) characters",
+            lambda m: f"ein Attributwert ist länger als {m['n']} Zeichen",
+        ),
+        (
+            r"the root element(?P<inside> inside the StandardBusinessDocument)? is (?P<q>\S+); expected .*",
+            lambda m: (
+                f"das Wurzelelement{' im StandardBusinessDocument' if m['inside'] else ''} ist {m['q']}; "
+                "erwartet wird eine UBL-2.1-Invoice oder -CreditNote oder eine UN/CEFACT-CrossIndustryInvoice"
+            ),
+        ),
+        (
+            r"pack (?P<p>\S+) is not installed in (?P<home>.+?); run `(?P<cmd>[^`]+)`(?P<rest>.*)",
+            lambda m: (
+                f"das Regelwerk {m['p']} ist in {m['home']} nicht installiert; `{m['cmd']}` ausführen"
+                + (" (Download; oder `--from DIR`)" if m["rest"] else "")
+            ),
+        ),
+        (
+            r"unknown profile (?P<n>\S+); known: (?P<known>.*)",
+            lambda m: f"unbekanntes Profil {m['n']}; bekannt: {m['known']}",
+        ),
+        (
+            r"profile (?P<n>\S+) is for (?P<root>\S+) documents; this one is a (?P<t>\S+)",
+            lambda m: f"das Profil {m['n']} ist für {m['root']}-Dokumente; dieses ist ein {m['t']}",
+        ),
+        (
+            r"no profile applies to a (?P<t>\S+) document",
+            lambda m: f"kein Profil passt auf ein Dokument vom Typ {m['t']}",
+        ),
+        (
+            r"a str is taken as a path.*",
+            lambda m: (
+                "ein str gilt als Pfad, und dieser sieht nach XML-Text aus; das Dokument als bytes "
+                "(z. B. text.encode()) oder als Pfad übergeben"
+            ),
+        ),
+    )
+)
+
+
+@cache
+def _compiled() -> tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]:
+    # compiled on first use: the CLI imports this module on every run
+    return tuple((re.compile(pattern, re.DOTALL), build) for pattern, build in _DETAILS_DE)
+
+
+def _de(detail: str) -> str:
+    for pattern, build in _compiled():
+        m = pattern.fullmatch(detail)
+        if m is not None:
+            return build(m)
+    return detail
+
+
+def detail_in(detail: str, lang: str) -> str:
+    """``detail`` in ``lang`` (German where the library wrote it, else unchanged)."""
+    return _de(detail) if lang == "de" else detail
+
+
+def summary(tally: Tally, lang: str) -> str:
+    """The closing line: files, valid, invalid, not validated, findings by severity."""
+    return WORDS[lang]["summary"].format(
+        files=tally.files,
+        valid=tally.valid,
+        invalid=tally.invalid,
+        not_validated=tally.not_validated,
+        errors=tally.findings[Severity.ERROR],
+        warnings=tally.findings[Severity.WARNING],
+        infos=tally.findings[Severity.INFO],
+    )
