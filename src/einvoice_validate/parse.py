@@ -43,7 +43,7 @@ _CBC = "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}"
 _RAM = "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}"
 
 DocumentType = Literal["ubl-invoice", "ubl-creditnote", "cii"]
-Envelope = Literal["sbdh"]
+Envelope = Literal["sbdh", "pdf"]
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
 
 _ROOTS: dict[str, DocumentType] = {
