@@ -59,7 +59,10 @@ def _parser() -> argparse.ArgumentParser:
 
     val = sub.add_parser("validate", help="validate invoice files")
     val.add_argument(
-        "files", nargs="+", metavar="FILE", help="files, directories (every *.xml below, recursively) or glob patterns"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="files, directories (every *.xml and *.pdf below, recursively) or glob patterns",
     )
     val.add_argument(
         "--workers",
@@ -177,8 +180,8 @@ def _positive_int(text: str) -> int:
 
 
 def expand_paths(arguments: Sequence[str]) -> list[str]:
-    """Files as given; directories: every ``*.xml`` below them (recursively, any case of the suffix, sorted);
-    patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of
+    """Files as given; directories: every ``*.xml`` and ``*.pdf`` (ZUGFeRD / Factur-X) below them (recursively,
+    any case of the suffix, sorted); patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of
     these is kept, so that it is reported as unreadable."""
     found: list[str] = []
     for arg in arguments:
@@ -202,7 +205,7 @@ def _xml_below(directory: str) -> list[str]:
     files: list[str] = []
     for root, dirs, names in os.walk(directory):
         dirs.sort()
-        files.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith(".xml"))
+        files.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith((".xml", ".pdf")))
     return files
 
 
@@ -269,7 +272,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     files = expand_paths(args.files)
     if not files:
-        print("einvoice-validate: no files to validate (no *.xml in the directories given)", file=err)
+        print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
         return EXIT_ERROR
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
@@ -300,7 +303,9 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 else:  # json: one array, streamed element by element (the same text as json.dumps(rows, indent=2))
                     if report is not None:
                         row.update(
-                            report.model_dump(mode="json", by_alias=True, include={"spec_id", "packs", "timings_ms"})
+                            report.model_dump(
+                                mode="json", by_alias=True, include={"spec_id", "pdf", "packs", "timings_ms"}
+                            )
                         )
                     item = textwrap.indent(json.dumps(row, ensure_ascii=False, indent=2), "  ")
                     out.write(("[\n" if first else ",\n") + item)
@@ -339,6 +344,7 @@ _WORDS = {
         "at": "at",
         "line": "line",
         "sbdh": "invoice taken out of its Peppol SBDH envelope",
+        "pdf": "invoice {} taken out of its PDF",
     },
     "de": {
         "not-validated": "NICHT GEPRÜFT",
@@ -350,6 +356,7 @@ _WORDS = {
         "at": "bei",
         "line": "Zeile",
         "sbdh": "Rechnung aus ihrem Peppol-SBDH-Umschlag entnommen",
+        "pdf": "Rechnung {} aus ihrem PDF entnommen",
     },
 }
 
@@ -367,6 +374,8 @@ def _print_text(name: str, report: Report | None, error: BatchError | None, out:
         verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
     tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
     unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
+    if report.pdf is not None:
+        unwrapped = f" ({words['pdf'].format(report.pdf.attachment)})"
     print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=out)
     for f in report.findings:
         where = f" {words['at']} {f.location}" if f.location else ""
