@@ -181,8 +181,8 @@ def _positive_int(text: str) -> int:
 
 def expand_paths(arguments: Sequence[str]) -> list[str]:
     """Files as given; directories: every ``*.xml`` and ``*.pdf`` (ZUGFeRD / Factur-X) below them (recursively,
-    any case of the suffix, sorted); patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of
-    these is kept, so that it is reported as unreadable."""
+    any case of the suffix, sorted); patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their
+    matches, sorted. A name that is none of these is kept, so that it is reported as unreadable."""
     found: list[str] = []
     for arg in arguments:
         if os.path.isdir(arg):
