@@ -72,7 +72,7 @@ def test_every_strict_prefix_is_unreadable(cut: int, validator_: Validator) -> N
 
 def test_wire_form_of_the_error(validator_: Validator) -> None:
     with pytest.raises(InputError) as info:
-        validator_.validate(CASES["pdf"][0])
+        validator_.validate(CASES["zip"][0])
     wire = info.value.to_dict()
     assert set(wire) == {"code", "message", "detail"}
     assert wire["message"] == {
