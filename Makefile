@@ -37,7 +37,8 @@ demo: rulesets
 
 ## the suites whose findings depend on the XSLT engine: run a second time on the saxon-java engine
 ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corpus.py tests/test_schematron.py \
-	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py
+	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py \
+	tests/test_facturx.py
 
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
 test: rulesets reference

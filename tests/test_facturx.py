@@ -345,3 +345,50 @@ def test_without_the_code_db_the_step_refuses(registry: Registry) -> None:
 
     with pytest.raises(PreparationError, match="names no file of the pack"):
         prepare_stylesheet(data)
+
+
+def test_the_java_engine_refuses_run_time_reads(tmp_path: Path) -> None:
+    """Defence in depth (engine saxon-java): even a stylesheet that bypassed the install check cannot read a file
+    a document names."""
+    from einvoice_validate.parse import load
+    from einvoice_validate.schematron.engines import StylesheetRuntimeError, get_engine
+    from einvoice_validate.schematron.svrl import parse_svrl
+
+    secret = tmp_path / "secret.xml"
+    secret.write_bytes(b"<secret>s3cr3t</secret>")
+    sheet_path = tmp_path / "reader.xslt"
+    # The assertion fails (T-1) exactly when the secret was read.
+    sheet_path.write_bytes(_sheet("not(string(document(string(/*/@href))) = 's3cr3t')"))
+    engine = get_engine("saxon-java")
+    sheet = engine.compile(sheet_path, "")
+    doc = load(f'<CrossIndustryInvoice href="{secret.as_uri()}" xmlns="{CII}"/>'.encode())
+    try:
+        output = sheet.run(engine.load(doc, slim_attachments=False))
+    except StylesheetRuntimeError as exc:
+        assert "may read no document" in exc.message
+    else:
+        assert "T-1" not in [e.id for e in parse_svrl(output)], "the stylesheet read the file the document named"
+    # Control: SaxonC (file: allowed) does read it, so the check above can see a read. That is why the install
+    # refuses every stylesheet that reads at run time (test_a_stylesheet_reading_anything_else_is_refused_at_install).
+    saxonc = get_engine("saxonc")
+    output = saxonc.compile(sheet_path, "").run(saxonc.load(doc, slim_attachments=False))
+    assert "T-1" in [e.id for e in parse_svrl(output)]
+
+
+def test_the_saxonc_engine_never_reaches_the_network(tmp_path: Path) -> None:
+    """Defence in depth (engine saxonc): only file: URIs; an http(s) document() is refused with a runtime error."""
+    from einvoice_validate.parse import load
+    from einvoice_validate.schematron.engines import StylesheetRuntimeError, get_engine
+    from einvoice_validate.schematron.svrl import parse_svrl
+
+    sheet_path = tmp_path / "fetcher.xslt"
+    sheet_path.write_bytes(_sheet("exists(document(string(/*/@href)))"))
+    engine = get_engine("saxonc")
+    sheet = engine.compile(sheet_path, "")
+    doc = load(f'<CrossIndustryInvoice href="http://127.0.0.1:9/x.xml" xmlns="{CII}"/>'.encode())
+    try:
+        events = parse_svrl(sheet.run(engine.load(doc, slim_attachments=False)))
+    except StylesheetRuntimeError as exc:
+        assert "prohibited" in exc.message
+    else:
+        assert [e.kind for e in events] == ["runtime-error"] and "prohibited" in events[0].text
