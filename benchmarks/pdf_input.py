@@ -110,8 +110,8 @@ def code_db_inlining(passes: int, warmup: int, engine_name: str) -> None:
                 for item in items:
                     sheet.run(item)  # type: ignore[attr-defined]
 
-            a = _median_ms(lambda: run_all(inlined), passes, warmup) / len(docs)
-            b = _median_ms(lambda: run_all(loading), passes, warmup) / len(docs)
+            a = _median_ms(lambda s=inlined: run_all(s), passes, warmup) / len(docs)
+            b = _median_ms(lambda s=loading: run_all(s), passes, warmup) / len(docs)
             print(f"{pack.key:26} {len(docs):4} {a:10.2f} {b:13.2f} {100 * (a - b) / b:+6.1f}%")
         finally:
             beside.unlink(missing_ok=True)
