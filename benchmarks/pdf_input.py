@@ -5,8 +5,9 @@
    its extracted XML with the same profile (the difference is the envelope's cost).
 2. The Factur-X stylesheets with their code db inlined (the installed prepared copy, step ``inline-code-db``)
    against the same preparation without that step, written next to the official file so that its 18 to 420
-   ``document('FACTUR-X_<P>_codedb.xml')`` calls resolve: mean transform time per document over the corpus XML of
-   that profile, interleaved document by document, warm.
+   ``document('FACTUR-X_<P>_codedb.xml')`` calls resolve: transform time per document over the corpus XML of that
+   profile (the XSD-valid files the reference routes there, with plan-full.tsv or plan-zugferd.tsv), warm, one
+   variant after the other on the same documents.
 
 Times are the process's CPU time (``time.process_time``), medians over the passes, in ms. The machine is shared:
 expect a few percent of noise.
