@@ -209,3 +209,23 @@ def test_batch_passes_pdf_bytes_through() -> None:
     results = validate_many([data, data], workers=2)
     assert [r.report.profile if r.report else r.error for r in results] == ["zugferd-minimum"] * 2
     assert all(r.report is not None and r.report.pdf is not None for r in results)
+
+
+def test_server_accepts_application_pdf() -> None:
+    from einvoice_validate.pool import Pool
+    from einvoice_validate.server import ServerSettings, create_app
+    from tests.test_server import VALIDATE, call
+
+    data = make_pdf([("factur-x.xml", MINIMUM_XML)], metadata=xmp(level="MINIMUM"))
+    with Pool(workers=1, prepare=("zugferd-minimum",)) as pool:
+        app = create_app(ServerSettings(), pool=pool)
+        r = call(app, "POST", VALIDATE, content=data, headers={"Content-Type": "application/pdf"})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert (body["profile"], body["envelope"], body["pdf"]["attachment"]) == (
+            "zugferd-minimum",
+            "pdf",
+            "factur-x.xml",
+        )
+        r = call(app, "POST", VALIDATE, content=make_pdf([]), headers={"Content-Type": "application/pdf"})
+        assert r.status_code == 415 and r.json()["code"] == "document.unsupported-type"
