@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -58,15 +59,19 @@ def _plan(name: str) -> dict[str, list[str]]:
     return plans
 
 
-@pytest.fixture(scope="module")
-def xml_reports(validator: Validator) -> dict[str, Report | InputError]:
+def _validate_all(validator: Validator, names: Iterable[str]) -> dict[str, Report | InputError]:
     out: dict[str, Report | InputError] = {}
-    for name in REFERENCE:
+    for name in names:
         try:
             out[name] = validator.validate(ZUGFERD / name)
         except InputError as exc:
             out[name] = exc
     return out
+
+
+@pytest.fixture(scope="module")
+def xml_reports(validator: Validator) -> dict[str, Report | InputError]:
+    return _validate_all(validator, REFERENCE)
 
 
 def _expected(findings: list[dict[str, Any]], sheet: str) -> Counter[tuple[str, str]]:
@@ -169,13 +174,7 @@ def test_not_used_reports_get_the_pack_id_and_info(xml_reports: dict[str, Report
 
 @pytest.fixture(scope="module")
 def pdf_reports(validator: Validator) -> dict[str, Report | InputError]:
-    out: dict[str, Report | InputError] = {}
-    for name in PDFS:
-        try:
-            out[name] = validator.validate(ZUGFERD / name)
-        except InputError as exc:
-            out[name] = exc
-    return out
+    return _validate_all(validator, PDFS)
 
 
 def _extracted(name: str) -> Path:
