@@ -21,6 +21,11 @@ EXPECTED_PACKS = {
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
     "cius-ro-ubl@1.0.9",
+    *(
+        f"zugferd-{p}{kind}@2.5.2"
+        for p in ("minimum", "basicwl", "basic", "en16931", "extended")
+        for kind in ("", "-xsd")
+    ),
 }
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag
-from .parse import Document, DocumentType
+from .parse import Document, DocumentType, Envelope
 from .rulesets.manifest import bundled_dir
 
 __all__ = ["Profile", "find_profile", "load_profiles", "match_profile", "select_profile"]
@@ -36,9 +36,14 @@ class Profile(BaseModel):
     schematron: tuple[str, ...]
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
+    envelope: Envelope | None = None
+    """Match only documents taken out of this envelope (``pdf``: the Factur-X EN16931 profile, whose guideline id
+    is plain EN 16931's)."""
 
     def matches(self, document: Document) -> bool:
         if document.document_type != self.root:
+            return False
+        if self.envelope is not None and document.envelope != self.envelope:
             return False
         if self.match == "any":
             return True

@@ -110,6 +110,7 @@ class Validator:
             document_type=document.document_type,
             spec_id=document.spec_id,
             envelope=document.envelope,
+            pdf=document.pdf,
             packs=(chosen.xsd, *chosen.schematron),
             findings=tuple(findings),
             valid=valid,
@@ -127,6 +128,10 @@ class Validator:
     def _run(self, document: Document, profile: Profile, timings: dict[str, float]) -> Iterator[Finding]:
         if profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
+        if document.pdf is not None:
+            from .envelopes.pdf import envelope_findings
+
+            yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile)
         start = time.perf_counter()
         root = document.tree.getroot()
