@@ -223,6 +223,7 @@ def validate_files(
     xsd_gate: bool = False,
     engine: str | None = None,
     options: Mapping[str, str] | None = None,
+    files_per_task: int = 1000,
 ) -> DataFrame:
     """Validate the files Spark's ``binaryFile`` source reads from ``paths_or_glob``: one row per file.
 
@@ -234,7 +235,13 @@ def validate_files(
         rules_home: the rules home on the executors (see the module docstring); default
             ``$EINVOICE_VALIDATE_HOME`` on the executor, else the default home.
         options: options of the ``binaryFile`` source, e.g. ``{"recursiveFileLookup": "true",
-            "pathGlobFilter": "*.xml"}``.
+            "pathGlobFilter": "*.xml"}``. Pass folders (with ``pathGlobFilter`` or ``recursiveFileLookup``)
+            rather than a glob over files: Spark lists each file a glob matched in a task of its own.
+        files_per_task: about how many files one task validates. Spark's own split of small files (some 30 a
+            task, from ``spark.sql.files.openCostInBytes``) makes its per-task cost (tens of ms in a Python
+            worker) a large part of the work; the files are put in ``ceil(files / files_per_task)`` tasks instead,
+            at least four per core of ``spark.sparkContext.defaultParallelism`` (Spark puts the largest files
+            together: small tasks even the load out), never more than Spark's split.
 
     Returns:
         A DataFrame of :func:`result_schema` with ``path`` (the file's URI) as key. A file larger than
@@ -256,21 +263,40 @@ def validate_files(
         cap = min(cap, int(spark_cap.rstrip("b")))
     # binaryFile evaluates a filter on `length` before it reads a file's content
     readable = files.where(F.col("length") <= cap).select("path", "content")
+    tasks = _task_count(spark, files, files_per_task)
+    if tasks is not None:
+        readable = readable.coalesce(tasks)
     schema = result_schema((StructField("path", StringType(), False),))
     validated = readable.mapInArrow(
         functools.partial(_validate_batches, column="content", keys=("path",), options=opts), schema
     )
-    too_large = files.where(F.col("length") > cap).select(
-        F.col("path"),
-        *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS[:6]],
-        F.lit("invoice.too-large").alias("error_code"),
-        F.lit("bytes").alias("error_reason"),
-        F.format_string(f"the document has %d bytes or more; the limit is {cap} bytes", F.col("length")).alias(
-            "error_detail"
-        ),
-        F.lit(None).cast(RESULT_FIELDS[-1].dataType).alias("findings"),
+    too_large = (
+        (files if tasks is None else files.coalesce(tasks))
+        .where(F.col("length") > cap)
+        .select(
+            F.col("path"),
+            *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS[:6]],
+            F.lit("invoice.too-large").alias("error_code"),
+            F.lit("bytes").alias("error_reason"),
+            F.format_string(f"the document has %d bytes or more; the limit is {cap} bytes", F.col("length")).alias(
+                "error_detail"
+            ),
+            F.lit(None).cast(RESULT_FIELDS[-1].dataType).alias("findings"),
+        )
     )
     return validated.unionByName(too_large)
+
+
+def _task_count(spark: SparkSession, files: DataFrame, files_per_task: int) -> int | None:
+    """How many tasks validate the files (see :func:`validate_files`), or None where Spark does not say how many
+    files it listed (Spark Connect)."""
+    if files_per_task < 1:
+        raise ValueError(f"files_per_task must be at least 1, not {files_per_task}")
+    jdf = getattr(files, "_jdf", None)
+    if jdf is None:
+        return None
+    count = len(jdf.inputFiles())  # counted in the JVM, from the listing load() made: no names cross py4j
+    return max(-(-count // files_per_task), 4 * spark.sparkContext.defaultParallelism, 1)
 
 
 def validate_column(
