@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server bench-spark wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ bench: rulesets reference
 bench-server: rulesets reference
 	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python benchmarks/server.py
+
+## validate_files on Spark local[2] against BatchValidator(workers=2), both warm (benchmarks/spark.py)
+bench-spark: rulesets
+	$(BIN)/python benchmarks/spark.py --warmup 3
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache
