@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server bench-spark wheel-smoke clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,8 @@ demo: rulesets
 ## the suites whose findings depend on the XSLT engine: run a second time on the saxon-java engine
 ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corpus.py tests/test_schematron.py \
 	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py \
-	tests/test_peppol.py tests/test_rules_date.py tests/test_user_packs.py
+	tests/test_peppol.py tests/test_rules_date.py tests/test_user_packs.py \
+	tests/test_facturx.py
 
 ## headless Chromium and pdftotext from Debian, for the test that renders the HTML report (installed if missing)
 browser:
@@ -71,6 +72,10 @@ bench: rulesets reference
 bench-server: rulesets reference
 	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python benchmarks/server.py
+
+## validate_files on Spark local[2] against BatchValidator(workers=2), both warm (benchmarks/spark.py)
+bench-spark: rulesets
+	$(BIN)/python benchmarks/spark.py --warmup 3
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache

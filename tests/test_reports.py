@@ -291,6 +291,35 @@ def test_every_parse_detail_has_its_german(data: bytes) -> None:
     assert german != info.value.detail, info.value.detail
 
 
+def _pdf_cases() -> list[bytes]:
+    from tests.facturx_pdf import bomb, make_pdf
+
+    return [
+        make_pdf([("other.txt", b"x")]),  # no invoice
+        make_pdf([("factur-x.xml", b"<a/>"), ("Factur-X.xml", b"<b/>")]),  # two of the chosen name
+        make_pdf([("factur-x.xml", b"<a/>")], encrypt=True),
+        make_pdf([("factur-x.xml", b"<a/>")], raw_filter="LZWDecode"),
+        make_pdf([("factur-x.xml", bomb(2_000_000))], raw_filter="FlateDecode"),
+        make_pdf([("factur-x.xml", b"<a/>")], name_tree_depth=40),
+        make_pdf([("ZUGFeRD-invoice.xml", b"<a/>")]),
+    ]
+
+
+def test_every_pdf_detail_has_its_german() -> None:
+    """The details envelopes/pdf.py writes are matched by the German table too."""
+    from einvoice_validate import Limits, Validator
+    from einvoice_validate.reports.words import detail_in
+
+    validator = Validator(limits=Limits(max_document_bytes=1_000_000))
+    codes = set()
+    for data in _pdf_cases():
+        with pytest.raises(EInvoiceValidateError) as info:
+            validator.validate(data)
+        codes.add(info.value.reason)
+        assert detail_in(info.value.detail, "de") != info.value.detail, info.value.detail
+    assert len(codes) >= 6, codes
+
+
 def test_german_error_line_of_the_cli(tmp_path: Path) -> None:
     err = io.StringIO()
     code = main(["validate", "--lang", "de", "--home", str(tmp_path), str(VALID)], stdout=io.StringIO(), stderr=err)

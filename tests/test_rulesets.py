@@ -24,6 +24,11 @@ EXPECTED_PACKS = {
     "peppol-bis-cen-ubl@2026.5",
     "peppol-bis-ubl@2026.5",
     "peppol-bis-sb-ubl@2026.5",
+    *(
+        f"zugferd-{p}{kind}@2.5.2"
+        for p in ("minimum", "basicwl", "basic", "en16931", "extended")
+        for kind in ("", "-xsd")
+    ),
 }
 
 

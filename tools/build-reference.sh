@@ -2,7 +2,8 @@
 # Build the reference validator (../shared/reference/RefValidate.java, a yardstick for parity and speed; not part
 # of the product) into build/reference/. Idempotent and quiet when everything is already in place.
 #
-# Needs: Saxon-HE for Java (Debian libsaxonhe-java) and a JDK (javac); both are installed with apt-get if missing.
+# Needs: Saxon-HE for Java (Debian libsaxonhe-java) and a JDK (javac), Java 17 or later (PySpark 4, for the Spark
+# tests, needs it too); both are installed with apt-get if missing.
 # Shared data folder: $EINVOICE_SHARED, default <repo root>/../shared.
 set -euo pipefail
 
@@ -41,6 +42,11 @@ apt_install() {
 
 [ -f "$saxon_jar" ] || apt_install libsaxonhe-java
 command -v javac >/dev/null 2>&1 || apt_install openjdk-17-jdk-headless
+# The Spark tests' JVM too (tests/test_spark.py): PySpark 4 runs on Java 17 or 21 only.
+java_major() { java -version 2>&1 | sed -n 's/.*version "\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' | head -n 1; }
+if [ "$(java_major)" -lt 17 ] 2>/dev/null; then
+    apt_install openjdk-17-jdk-headless
+fi
 
 if [ ! -f "$src" ]; then
     echo "build-reference: $src not found (set EINVOICE_SHARED to the shared data folder)" >&2

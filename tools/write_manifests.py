@@ -217,6 +217,65 @@ IN_FORCE: dict[str, tuple[str, str | None]] = {
 }
 
 
+# ZUGFeRD 2.5.2 / Factur-X 1.09.2 (issue 14): per profile an XSD pack (the CII D22B profile subset) and a Schematron
+# pack (the compiled stylesheet and the code-db file it reads; the preparation inlines that file, see
+# rulesets/prepare.py step inline-code-db). Files as committed in phax/phive-rules at PHIVE_ZF, fetched one by one.
+PHIVE_ZF = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+PHIVE_ZF_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE_ZF}/phive-rules-zugferd/src/main/resources/"
+ZUGFERD_PROFILES = (
+    ("minimum", "MINIMUM", "MINIMUM"),
+    ("basicwl", "BASIC-WL", "BASIC WL"),
+    ("basic", "BASIC", "BASIC"),
+    ("en16931", "EN16931", "EN 16931"),
+    ("extended", "EXTENDED", "EXTENDED"),
+)
+ZF_UPSTREAM = {
+    "repository": "https://github.com/phax/phive-rules",
+    "release": "ZUGFeRD 2.5.2 / Factur-X 1.09.2 (phive-rules main, 'Added ZF 2.5.2')",
+    "commit": PHIVE_ZF,
+}
+for folder, upper, title in ZUGFERD_PROFILES:
+    PACKS.append(
+        {
+            "id": f"zugferd-{folder}-xsd",
+            "version": "2.5.2",
+            "kind": "xsd",
+            "syntax": "cii",
+            "title": f"ZUGFeRD 2.5.2 / Factur-X 1.09.2 {title}: XML Schema (CII D22B profile subset)",
+            "source_dir": f"zugferd/2.5.2/xsd/{folder}",
+            "files": ["*"],
+            "entries": {"cii": f"FACTUR-X_{upper}.xsd"},
+            "licence": "as published by FeRD / FNFE-MPE (no licence text in the files; not verified)",
+            "upstream": ZF_UPSTREAM,
+            "archives": [],
+            "sources": {"*": f"{PHIVE_ZF_RAW}external/schemas/2.5.2/{folder}/"},
+        }
+    )
+    sheet = f"xslt/FACTUR-X_{upper}.xslt"
+    codedb = f"xslt/FACTUR-X_{upper}_codedb.xml"
+    PACKS.append(
+        {
+            "id": f"zugferd-{folder}",
+            "version": "2.5.2",
+            "kind": "schematron",
+            "syntax": "cii",
+            "title": f"ZUGFeRD 2.5.2 / Factur-X 1.09.2 {title}: Schematron (compiled XSLT) and its code lists",
+            "source_dir": "zugferd/2.5.2",
+            "files": [sheet, codedb, "xslt/LICENSE", "xslt/NOTICE"],
+            "entries": {"stylesheet": sheet},
+            "licence": "FeRD / FNFE-MPE rules (no licence text in the files); compiled XSLT: Apache-2.0 (phive-rules)",
+            "upstream": ZF_UPSTREAM,
+            "archives": [],
+            "sources": {
+                sheet: f"{PHIVE_ZF_RAW}external/schematron/2.5.2/FACTUR-X_{upper}.xslt",
+                codedb: f"{PHIVE_ZF_RAW}external/schematron/2.5.2/FACTUR-X_{upper}_codedb.xml",
+                "xslt/LICENSE": PHIVE_ZF_RAW + "LICENSE",
+                "xslt/NOTICE": PHIVE_ZF_RAW + "NOTICE",
+            },
+        }
+    )
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -241,6 +300,10 @@ ATTACHMENT_CONTENT_REVIEWED = {
     "peppol-bis-cen-ubl@2026.5",
     "peppol-bis-ubl@2026.5",
     "peppol-bis-sb-ubl@2026.5",
+    # Factur-X 1.09.2 (issue 14): the rules whose context is a ram:AttachmentBinaryObject test @mimeCode, @filename
+    # and the mimeCode code list, or report the element as not used (test true()); other rules count them; the only
+    # rule reading every leaf's text is the "no empty elements" one (context //*[not(*) and not(normalize-space())]).
+    *(f"zugferd-{p}@2.5.2" for p in ("minimum", "basicwl", "basic", "en16931", "extended")),
 }
 
 

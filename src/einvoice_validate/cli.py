@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         "files",
         nargs="+",
         metavar="FILE",
-        help="files, directories (every *.xml below, recursively), glob patterns, or - (standard input)",
+        help="files, directories (every *.xml and *.pdf below, recursively), glob patterns, or - (standard input)",
     )
     val.add_argument(
         "--workers",
@@ -241,9 +241,9 @@ def _positive_int(text: str) -> int:
 
 
 def expand_paths(arguments: Sequence[str]) -> list[str]:
-    """Files as given; directories: every ``*.xml`` below them (recursively, any case of the suffix, sorted);
-    patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of
-    these is kept, so that it is reported as unreadable."""
+    """Files as given; directories: every ``*.xml`` and ``*.pdf`` (ZUGFeRD / Factur-X) below them (recursively,
+    any case of the suffix, sorted); patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their
+    matches, sorted. A name that is none of these is kept, so that it is reported as unreadable."""
     found: list[str] = []
     for arg in arguments:
         if os.path.isdir(arg):
@@ -266,7 +266,7 @@ def _xml_below(directory: str) -> list[str]:
     files: list[str] = []
     for root, dirs, names in os.walk(directory):
         dirs.sort()
-        files.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith(".xml"))
+        files.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith((".xml", ".pdf")))
     return files
 
 
@@ -336,7 +336,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
     files = expand_paths(args.files)
     if not files:
-        print("einvoice-validate: no files to validate (no *.xml in the directories given)", file=err)
+        print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
         return EXIT_ERROR
     sources: list[Source] = list(files)
     if STDIN in files:  # read once, then validated like a file (named "-")

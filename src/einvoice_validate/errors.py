@@ -9,10 +9,14 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     ├── InputError                        the caller's document cannot be validated
     │   ├── request.unreadable        400 the source could not be read        reason: io, type, text-stream
     │   ├── invoice.too-large         422 over a size limit                   reason: bytes, elements, text-length,
-    │   │                                                                             attribute-length
-    │   ├── document.unreadable       422 not usable as XML                   reason: empty, not-xml, encoding,
-    │   │                                                                             doctype, xinclude, depth
-    │   └── document.unsupported-type 415 well-formed, but no invoice we know  reason: root, envelope, no-profile
+    │   │                                                                             attribute-length, attachment-bytes
+    │   ├── document.unreadable       422 not usable as XML (or as PDF)       reason: empty, not-xml, encoding,
+    │   │                                                                             doctype, xinclude, depth,
+    │   │                                                                             pdf-unreadable, pdf-encrypted,
+    │   │                                                                             pdf-structure, pdf-filter
+    │   └── document.unsupported-type 415 well-formed, but no invoice we know  reason: root, envelope, no-profile,
+    │                                                                                 pdf-no-invoice, zugferd-1,
+    │                                                                                 pdf-several-invoices
     ├── ProfileError                      a forced profile is unusable
     │   └── request.invalid-parameter 400                                     reason: profile-unknown,
     │                                                                                 profile-mismatch,
@@ -71,9 +75,28 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 REASONS: dict[str, tuple[str, ...]] = {
     "request.unreadable": ("io", "type", "text-stream"),
-    "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length"),
-    "document.unreadable": ("empty", "not-xml", "encoding", "doctype", "xinclude", "depth", "engine-parser"),
-    "document.unsupported-type": ("root", "envelope", "no-profile"),
+    "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length", "attachment-bytes"),
+    "document.unreadable": (
+        "empty",
+        "not-xml",
+        "encoding",
+        "doctype",
+        "xinclude",
+        "depth",
+        "engine-parser",
+        "pdf-unreadable",
+        "pdf-encrypted",
+        "pdf-structure",
+        "pdf-filter",
+    ),
+    "document.unsupported-type": (
+        "root",
+        "envelope",
+        "no-profile",
+        "pdf-no-invoice",
+        "pdf-several-invoices",
+        "zugferd-1",
+    ),
     "request.invalid-parameter": ("profile-unknown", "profile-mismatch", "rules-date"),
     "invoice.busy": ("queue-full",),
     "server.error": ("worker-died", "timeout", "internal"),

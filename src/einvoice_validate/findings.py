@@ -12,7 +12,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["Finding", "Flag", "Message", "Report", "Severity", "Stage", "VersionChoice", "severity_of_flag"]
+__all__ = [
+    "Finding",
+    "Flag",
+    "Message",
+    "PdfEnvelope",
+    "Report",
+    "Severity",
+    "Stage",
+    "VersionChoice",
+    "severity_of_flag",
+]
 
 Flag = Literal["fatal", "error", "warning", "information"]
 """The raw level as the rule pack states it (Schematron ``@flag``; XSD errors are ``error``)."""
@@ -88,6 +98,23 @@ class VersionChoice(_Model):
     reason: str = Field(description="Why this one: its dates in force, and which version it replaces")
 
 
+class PdfEnvelope(_Model):
+    """What a ZUGFeRD / Factur-X PDF said about the invoice embedded in it (``Report.pdf``)."""
+
+    attachment: str = Field(description="The embedded file validated (factur-x.xml, zugferd-invoice.xml, ...)")
+    relationship: str | None = Field(description="Its /AFRelationship (Data, Source, Alternative, ...), if any")
+    conformance_level: str | None = Field(alias="conformanceLevel", description="XMP fx:ConformanceLevel")
+    document_file_name: str | None = Field(alias="documentFileName", description="XMP fx:DocumentFileName")
+    document_type: str | None = Field(alias="documentType", description="XMP fx:DocumentType")
+    version: str | None = Field(description="XMP fx:Version")
+    pdfa: str | None = Field(description="The PDF/A level the XMP declares (pdfaid:part + conformance, e.g. 3B)")
+    pdfa_checked: Literal[False] = Field(
+        default=False,
+        alias="pdfaChecked",
+        description="Always false: the PDF/A declaration is read, full PDF/A conformance is not checked",
+    )
+
+
 class Report(_Model):
     """The outcome of validating one document. ``valid`` is False as soon as one finding is an ERROR."""
 
@@ -95,9 +122,12 @@ class Report(_Model):
     syntax: Literal["ubl", "cii"]
     document_type: Literal["ubl-invoice", "ubl-creditnote", "cii"] = Field(alias="documentType")
     spec_id: str | None = Field(alias="specId")
-    envelope: Literal["sbdh"] | None = Field(
-        default=None, description="sbdh: the invoice was taken out of a Peppol StandardBusinessDocument envelope"
+    envelope: Literal["sbdh", "pdf"] | None = Field(
+        default=None,
+        description="sbdh: the invoice was taken out of a Peppol StandardBusinessDocument envelope; pdf: out of a "
+        "ZUGFeRD / Factur-X PDF (details in pdf)",
     )
+    pdf: PdfEnvelope | None = Field(default=None, exclude_if=lambda v: v is None)
     packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
     version_choices: tuple[VersionChoice, ...] = Field(
         default=(), alias="versionChoices", description="The packs whose version the rules date chose, and why"

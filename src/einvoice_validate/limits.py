@@ -28,6 +28,14 @@ class Limits:
 
     The element, text and attribute checks run only when the document is big enough to break them (a
     document of N bytes cannot hold a text longer than N), so ordinary invoices pay nothing for them.
+    PDF input (ZUGFeRD / Factur-X, :mod:`einvoice_validate.envelopes.pdf`): the PDF itself is bounded by
+    ``max_document_bytes``; the invoice taken out of it by ``max_document_bytes`` too, checked while decompressing
+    (a decompression bomb stops at the limit, ``invoice.too-large`` reason ``attachment-bytes``), and then by every
+    limit above like any XML document.
+        max_pdf_xmp_bytes: the largest XMP metadata stream read (beyond it the XMP is not read: the XMP checks say so).
+        max_pdf_name_tree_depth: the deepest /Kids nesting of the embedded-files name tree walked, and
+        max_pdf_embedded_files: the most embedded files looked at (``document.unreadable``, reason ``pdf-structure``).
+
     DTDs, entities and XInclude are always refused (``document.unreadable``, reason ``doctype`` / ``xinclude``):
     there is no limit for them to set.
     """
@@ -37,6 +45,9 @@ class Limits:
     max_elements: int = 2_000_000
     max_text_length: int = 64 * 1024 * 1024
     max_attribute_length: int = 1024 * 1024
+    max_pdf_xmp_bytes: int = 4 * 1024 * 1024
+    max_pdf_name_tree_depth: int = 32
+    max_pdf_embedded_files: int = 1000
 
 
 DEFAULT_LIMITS = Limits()

@@ -371,6 +371,8 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
     """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
     from lxml import etree
 
+    from .rulesets.prepare import not_used_id
+
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
         if pack.manifest.kind != "schematron" or pack.manifest.provided_by == "user":
@@ -378,11 +380,15 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
         tree = etree.parse(str(pack.entry("stylesheet")), parser)
         seen: set[tuple[str, str]] = set()
         for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
-            rid = _rule_id(el)
             text_el = el.find(_SVRL + "text")
-            if rid is None or text_el is None:
+            if text_el is None:
                 continue
-            key = (rid, _template(text_el))
+            template = _template(text_el)
+            # The id the preparation gives an id-less "not used" report (rulesets.prepare, name-not-used-reports).
+            rid = not_used_id(_rule_id(el), template)
+            if rid is None:
+                continue
+            key = (rid, template)
             if key not in seen:
                 seen.add(key)
                 yield pack.key, rid, key[1]
@@ -403,6 +409,8 @@ def family_file(rule_id: str, pack_key: str) -> str:
         return "cius-ro.toml"
     if pack_key.startswith("peppol-bis") and not rule_id.startswith(("BR-", "UBL-", "CII-")):
         return "peppol.toml"  # the Peppol rules and their national rules (Peppol's texts of PEPPOL-* ids too)
+    if pack_key.startswith("zugferd-"):  # the Factur-X packs' own texts, also of the EN 16931 rules they restate
+        return "facturx.toml"
     for pattern, name in _FAMILIES:
         if re.match(pattern, rule_id):
             return name

@@ -8,6 +8,7 @@ passed this module (SaxonC's own parser would resolve external entities).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import os
 import re
@@ -15,12 +16,16 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Union
 
 from lxml import etree
 
+from .envelopes import is_pdf
 from .errors import InputError
 from .limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from .findings import PdfEnvelope
 
 __all__ = [
     "CII_NS",
@@ -39,12 +44,13 @@ UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CN_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
 CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
 SBDH_NS = "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"
+_ZUGFERD_1_ROOT = "{urn:ferd:CrossIndustryDocument:invoice:1p0}CrossIndustryDocument"
 _XINCLUDE_NAMESPACES = ("http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude")
 _CBC = "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}"
 _RAM = "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}"
 
 DocumentType = Literal["ubl-invoice", "ubl-creditnote", "cii"]
-Envelope = Literal["sbdh"]
+Envelope = Literal["sbdh", "pdf"]
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
 
 _ROOTS: dict[str, DocumentType] = {
@@ -70,7 +76,9 @@ class Document:
     data: bytes
     envelope: Envelope | None = None
     """``sbdh`` when the invoice was taken out of a Peppol StandardBusinessDocument (``data`` is then the
-    invoice alone, ``tree`` keeps the original line numbers)."""
+    invoice alone, ``tree`` keeps the original line numbers); ``pdf`` when it was embedded in a ZUGFeRD /
+    Factur-X PDF (``data`` is the embedded XML, ``pdf`` what the PDF says about it)."""
+    pdf: PdfEnvelope | None = None
 
     @property
     def syntax(self) -> Literal["ubl", "cii"]:
@@ -225,7 +233,7 @@ def _prolog_has_markup_declaration(data: bytes) -> bool:
 
 
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"%PDF-", "a PDF file (for ZUGFeRD/Factur-X, validate the XML embedded in it)"),
+    (b"%PDF-", "a PDF file"),
     (b"PK\x03\x04", "a ZIP archive"),
     (b"\x89PNG", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
@@ -341,8 +349,25 @@ def _unwrap_sbdh(root: etree._Element) -> etree._Element:
 
 
 def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read, parse and classify one document. Raises :class:`InputError` with a stable code."""
+    """Read, parse and classify one document (XML, or a ZUGFeRD / Factur-X PDF: the invoice embedded in it).
+    Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
+    if is_pdf(data):
+        from .envelopes.pdf import extract_invoice
+
+        xml, pdf = extract_invoice(data, limits)
+        document = _load_xml(xml, name, limits)
+        if document.envelope is not None:
+            raise InputError(
+                "document.unsupported-type",
+                f"the PDF's {pdf.attachment} is itself an envelope ({document.envelope}), not an invoice",
+                reason="envelope",
+            )
+        return dataclasses.replace(document, envelope="pdf", pdf=pdf)
+    return _load_xml(data, name, limits)
+
+
+def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
     if not data.strip():
         raise InputError(
             "document.unreadable", "the document is empty" if not data else "the document is blank", reason="empty"
@@ -372,6 +397,13 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
         envelope = "sbdh"
         root = _unwrap_sbdh(root)
     document_type = _ROOTS.get(root.tag) if isinstance(root.tag, str) else None
+    if root.tag == _ZUGFERD_1_ROOT:
+        raise InputError(
+            "document.unsupported-type",
+            "the document is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); ZUGFeRD 1.0 is not supported, only "
+            "ZUGFeRD 2.x / Factur-X, XRechnung, EN 16931 (UBL, CII) and the other profiles",
+            reason="zugferd-1",
+        )
     if document_type is None:
         qname = etree.QName(root)
         inside = " inside the StandardBusinessDocument" if envelope else ""

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag, VersionChoice
-from .parse import Document, DocumentType
+from .parse import Document, DocumentType, Envelope
 from .rulesets.manifest import Manifest, bundled_dir
 
 __all__ = [
@@ -80,6 +80,9 @@ class Profile(BaseModel):
     schematron: tuple[str, ...]
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
+    envelope: Envelope | None = None
+    """Match only documents taken out of this envelope (``pdf``: the Factur-X EN16931 profile, whose guideline id
+    is plain EN 16931's)."""
     provided_by: Literal["official", "user"] = "official"
     extends: str | None = None
     """A user profile: the official profile it is layered on."""
@@ -151,6 +154,8 @@ class Profile(BaseModel):
     def matches(self, document: Document) -> bool:
         if document.document_type != self.root:
             return False
+        if self.envelope is not None and document.envelope != self.envelope:
+            return False
         if self.match == "any":
             return True
         if self.match == "exact":
@@ -208,6 +213,7 @@ class UserProfile(BaseModel):
             xsd=base.xsd,
             schematron=(*base.schematron, *self.schematron),
             verdict=base.verdict,
+            envelope=base.envelope,
             custom_levels={**base.custom_levels, **self.custom_levels},
             provided_by="user",
             extends=base.name,

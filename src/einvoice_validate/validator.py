@@ -138,6 +138,7 @@ class Validator:
             document_type=document.document_type,
             spec_id=document.spec_id,
             envelope=document.envelope,
+            pdf=document.pdf,
             packs=(chosen.xsd, *keys),
             version_choices=choices,
             findings=tuple(findings),
@@ -160,6 +161,10 @@ class Validator:
     ) -> Iterator[Finding]:
         if profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
+        if document.pdf is not None:
+            from .envelopes.pdf import envelope_findings
+
+            yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile, keys)
         start = time.perf_counter()
         root = document.tree.getroot()

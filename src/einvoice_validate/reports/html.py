@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from html import escape
 
 from .. import __version__
-from ..findings import Finding, Severity
+from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, severity_counts
 from .words import WORDS, detail_in, severity_label
 from .words import summary as words_summary
@@ -122,6 +122,7 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str) -> str
         f"<dt>{escape(words['packs'])}</dt><dd>{escape(', '.join(report.packs))}</dd>"
         + (f"<dt>BT-24</dt><dd><code>{escape(report.spec_id)}</code></dd>" if report.spec_id else "")
         + (f"<dt>SBDH</dt><dd>{escape(words['sbdh'])}</dd>" if report.envelope == "sbdh" else "")
+        + (_pdf_terms(report.pdf, words) if report.pdf is not None else "")
         + "</dl>"
     )
     data = outcome.data
@@ -175,3 +176,11 @@ def html_report(outcomes: Iterable[Outcome], lang: str = "en") -> str:
         + "\n".join(body)
         + "\n</body></html>\n"
     )
+
+
+def _pdf_terms(pdf: PdfEnvelope, words: dict[str, str]) -> str:
+    unknown = "-"
+    details = words["pdf-details"].format(
+        pdf.relationship or unknown, pdf.conformance_level or unknown, pdf.pdfa or unknown
+    )
+    return f"<dt>PDF</dt><dd>{escape(words['pdf'].format(pdf.attachment))}; {escape(details)}</dd>"

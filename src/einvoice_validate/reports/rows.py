@@ -11,7 +11,7 @@ from . import Outcome
 __all__ = ["ROW_KEYS", "row"]
 
 ROW_KEYS = ("file", "profile", "envelope", "valid", "accepted", "findings", "error")
-"""The jsonl contract; ``timingsMs`` follows only with ``--timings``."""
+"""The jsonl contract; ``pdf`` follows for a PDF only, ``timingsMs`` only with ``--timings``."""
 
 
 def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
@@ -25,6 +25,8 @@ def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
         "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
         "error": error_object(error.code, error.detail) if error else None,
     }
+    if report is not None and report.pdf is not None:  # only for a PDF: what its envelope said
+        out["pdf"] = report.pdf.model_dump(mode="json", by_alias=True)
     if timings:
         out["timingsMs"] = dict(report.timings_ms) if report else {}
     return out

@@ -79,6 +79,8 @@ class TextReport:
             verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
         tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
         unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
+        if report.pdf is not None:
+            unwrapped = f" ({words['pdf'].format(report.pdf.attachment)})"
         print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
         self.printed = True
         for f in report.findings:

@@ -28,6 +28,8 @@ WORDS: dict[str, dict[str, str]] = {
         "counts": "{} error(s), {} warning(s), {} info",
         "line": "line",
         "sbdh": "invoice taken out of its Peppol SBDH envelope",
+        "pdf": "invoice {} taken out of its PDF",
+        "pdf-details": "relationship {}, XMP profile {}, PDF/A {} declared (not checked)",
         "not-a-path": "the pack gives {!r} as the location, which is not a path",
         "summary": "{files} file(s): {valid} valid, {invalid} invalid, {not_validated} not validated; "
         "findings: {errors} error(s), {warnings} warning(s), {infos} info",
@@ -55,6 +57,8 @@ WORDS: dict[str, dict[str, str]] = {
         "counts": "{} Fehler, {} Warnung(en), {} Hinweis(e)",
         "line": "Zeile",
         "sbdh": "Rechnung aus ihrem Peppol-SBDH-Umschlag entnommen",
+        "pdf": "Rechnung {} aus ihrem PDF entnommen",
+        "pdf-details": "Beziehung {}, XMP-Profil {}, PDF/A {} erklärt (nicht geprüft)",
         "not-a-path": "das Regelwerk gibt {!r} als Fundstelle an, das ist kein Pfad",
         "summary": "{files} Datei(en): {valid} gültig, {invalid} ungültig, {not_validated} nicht geprüft; "
         "Befunde: {errors} Fehler, {warnings} Warnung(en), {infos} Hinweis(e)",
@@ -105,6 +109,13 @@ _OS_DE = {
     "Is a directory": "ist ein Verzeichnis",
     "File name too long": "Dateiname zu lang",
 }
+
+
+def _pdf_part(what: str) -> str:
+    """``embedded file factur-x.xml`` → ``die eingebettete Datei factur-x.xml`` (the PDF details' subjects)."""
+    if what.startswith("embedded file "):
+        return f"die eingebettete Datei {what.removeprefix('embedded file ')}"
+    return {"XMP metadata": "die XMP-Metadaten"}.get(what, what)
 
 
 def _kind(m: re.Match[str]) -> str:
@@ -181,6 +192,64 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
         (
             r"no profile applies to a (?P<t>\S+) document",
             lambda m: f"kein Profil passt auf ein Dokument vom Typ {m['t']}",
+        ),
+        (r"the PDF cannot be read: (?P<why>.*)", lambda m: f"das PDF kann nicht gelesen werden (qpdf: {m['why']})"),
+        (
+            r"the PDF is encrypted and needs a password.*",
+            lambda m: "das PDF ist verschlüsselt und braucht ein Passwort; es kann nicht gelesen werden",
+        ),
+        (
+            r"the PDF's (?P<what>.+?) is not a stream",
+            lambda m: f"{_pdf_part(m['what'])} des PDF ist kein Datenstrom",
+        ),
+        (
+            r"the PDF's (?P<what>.+?) cannot be decompressed: (?P<why>.*)",
+            lambda m: f"{_pdf_part(m['what'])} des PDF lässt sich nicht entpacken (zlib: {m['why']})",
+        ),
+        (
+            r"the PDF's (?P<what>.+?) is encoded with (?P<f>\S+); only FlateDecode or no filter is read",
+            lambda m: (
+                f"{_pdf_part(m['what'])} des PDF ist mit {m['f']} kodiert; gelesen wird nur FlateDecode "
+                "oder ungefiltert"
+            ),
+        ),
+        (
+            r"the PDF's (?P<what>.+?) is larger than (?P<n>\d+) bytes once decompressed",
+            lambda m: f"{_pdf_part(m['what'])} des PDF ist entpackt größer als {m['n']} Bytes",
+        ),
+        (
+            r"the PDF's embedded-files tree is nested deeper than (?P<n>\d+) levels",
+            lambda m: f"der Baum der eingebetteten Dateien des PDF ist tiefer als {m['n']} Ebenen verschachtelt",
+        ),
+        (
+            r"the PDF has more than (?P<n>\d+) embedded files",
+            lambda m: f"das PDF hat mehr als {m['n']} eingebettete Dateien",
+        ),
+        (
+            r"the PDF's /AF array has more than (?P<n>\d+) entries",
+            lambda m: f"das /AF-Array des PDF hat mehr als {m['n']} Einträge",
+        ),
+        (
+            r"the PDF holds no ZUGFeRD / Factur-X invoice \(embedded files: (?P<files>.*); expected one of "
+            r"(?P<names>.*)\)",
+            lambda m: (
+                f"das PDF enthält keine ZUGFeRD-/Factur-X-Rechnung (eingebettete Dateien: "
+                f"{'keine' if m['files'] == 'none' else m['files']}; erwartet wird eine von {m['names']})"
+            ),
+        ),
+        (
+            r"the PDF holds (?P<n>\d+) embedded files named (?P<name>\S+): .*",
+            lambda m: (
+                f"das PDF enthält {m['n']} eingebettete Dateien namens {m['name']}: welche die Rechnung ist, "
+                "ist nicht eindeutig"
+            ),
+        ),
+        (
+            r"the document is a ZUGFeRD 1\.0 invoice .*",
+            lambda m: (
+                "das Dokument ist eine ZUGFeRD-1.0-Rechnung (CrossIndustryDocument); ZUGFeRD 1.0 wird nicht "
+                "unterstützt, nur ZUGFeRD 2.x / Factur-X, XRechnung, EN 16931 (UBL, CII) und die anderen Profile"
+            ),
         ),
         (
             r"a str is taken as a path.*",

@@ -84,7 +84,9 @@ def install(
                     _fetch(manifest, fetcher, staging)
                 if manifest.kind == "schematron":
                     # The copies the Schematron stage compiles, checksummed in prepared.json (see .prepare).
-                    prepare_pack_dir(staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
+                    prepare_pack_dir(
+                        staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, manifest.files
+                    )
                 (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
                 target = registry.pack_dir(manifest)
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -73,6 +73,23 @@ cannot raise a dynamic error, so the guard needs no ``xsl:try`` of its own; it r
 ``isolate-rule-errors``, which then wraps the guarded asserts in their own ``xsl:try`` inside the guard. The CEN
 UBL root rule alone holds 500 of them. Warm, under SaxonC, the step saves 8% of CEN UBL's time, 3% of CEN CII's
 and 9% of CIUS-RO's (``benchmarks/prepare_steps.py``), and compiling gets no slower.
+
+``inline-code-db`` (v1, issue 14) replaces each ``document('NAME')`` call whose argument is a string literal
+naming a file of the pack next to the stylesheet (the Factur-X stylesheets' ``FACTUR-X_<P>_codedb.xml`` code
+lists, 18 to 420 calls each) by a global variable holding that file's content: a *static* variable (XSLT 3.0)
+whose value is ``parse-xml('<the code db>')``, computed once when the stylesheet is compiled. The prepared
+stylesheet then reads no file at run time: it cannot be made to read anything but the pack's own, checksummed
+code lists; and per document it is faster than the official ``document()`` (EXTENDED: about 9.5 ms against
+20.5 ms per corpus document under SaxonC, ``benchmarks/pdf_input.py``). Any other ``document()`` argument
+(an expression, a path, an address) fails the preparation. Whatever the steps, :func:`prepare_pack_dir` refuses a
+prepared stylesheet that still calls a function or instruction reading a resource at run time
+(:data:`RESOURCE_FUNCTIONS`, :data:`RESOURCE_INSTRUCTIONS`).
+
+``name-not-used-reports`` (v1, issue 14) gives the Factur-X stylesheets' id-less reports ("Element 'ram:X' is
+marked as not used in the given context.", "Attribute @schemeID' marked as not used in the given context.": 11 to
+521 per profile) the id :data:`NOT_USED_ID`, set at install time in the prepared copy, so every finding has an id
+the catalogue and the profile's severity overrides can name; the text (which element) and the location stay. Any
+other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each assertion's id).
 """
 
 from __future__ import annotations
@@ -82,7 +99,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,19 +111,25 @@ from .registry import InstalledPack
 
 __all__ = [
     "DEFAULT_STEPS",
+    "NOT_USED_ID",
     "PREPARATION_VERSION",
     "PREPARED_DIR",
     "PREPARED_INDEX",
+    "RESOURCE_FUNCTIONS",
+    "RESOURCE_INSTRUCTIONS",
     "STEPS",
     "PreparationError",
     "PreparedEntry",
     "PreparedIndex",
     "Step",
+    "not_used_id",
     "prepare_pack",
     "prepare_pack_dir",
     "prepare_stylesheet",
     "read_index",
+    "resource_reads",
     "step_versions",
+    "stylesheet_resources",
 ]
 
 # The format of prepared.json (2: with the list of steps and their versions).
@@ -705,16 +728,141 @@ def _skip_attribute_walk(root: etree._Element) -> None:
 # --- the steps -------------------------------------------------------------------------------------------------
 
 
+# XPath functions that read a resource at run time (by a URI the document could influence); none may remain in a
+# prepared stylesheet. XSLT instructions that read or write other resources likewise.
+RESOURCE_FUNCTIONS = (
+    "document",
+    "doc",
+    "doc-available",
+    "unparsed-text",
+    "unparsed-text-lines",
+    "unparsed-text-available",
+    "collection",
+    "uri-collection",
+    "json-doc",
+    "transform",
+    "load-xquery-module",
+)
+RESOURCE_INSTRUCTIONS = ("import", "include", "import-schema", "result-document", "source-document", "merge-source")
+_RESOURCE_CALL = re.compile(
+    r"(?<![\w.:-])(?:[A-Za-z_][\w.-]*:)?(" + "|".join(re.escape(f) for f in RESOURCE_FUNCTIONS) + r")\s*\("
+)
+_DOCUMENT_LITERAL = re.compile(r"(?<![\w.:-])document\(\s*(?:'([^'/\\:]+)'|\"([^\"/\\:]+)\")\s*\)")
+_DOCUMENT_PARAM = re.compile(r"(?<![\w.:-])document\(\s*\$([\w.-]+)\s*\)")
+_CODE_DB_VARIABLE = "einvoice-validate-code-db-{n}"
+
+
+NOT_USED_ID = "facturx.not-used"
+"""The id the preparation gives the Factur-X packs' id-less "not used in the given context" reports (project-own,
+lower case and dotted like the project's other ids, so it is never mistaken for an official one)."""
+_NOT_USED_TEXT = re.compile(
+    r"^(Element( variant)? '[^']+' is|Attribute @[\w:.-]+'?) marked as not used in the given context\.$"
+)
+
+
+def not_used_id(rule_id: str | None, text: str) -> str | None:
+    """The rule id of an assertion with official id ``rule_id`` and (whitespace-normalised) text ``text``: its own,
+    or :data:`NOT_USED_ID` for an id-less "not used in the given context" report, else None."""
+    if rule_id:
+        return rule_id
+    return NOT_USED_ID if _NOT_USED_TEXT.match(text) else None
+
+
+def _name_not_used_reports(root: etree._Element) -> None:
+    """Step ``name-not-used-reports``: an ``id`` for each id-less "not used in the given context" report."""
+    for kept in root.iter(f"{{{_SVRL}}}successful-report"):
+        if kept.get("id") is not None or _static_xsl_attribute(kept, "id") is not None:
+            continue
+        text_el = kept.find(f"{{{_SVRL}}}text")
+        text = " ".join("".join(str(t) for t in text_el.itertext()).split()) if text_el is not None else ""
+        if not_used_id(None, text) is not None:
+            kept.set("id", NOT_USED_ID)
+
+
+def resource_reads(root: etree._Element) -> list[str]:
+    """Every place in a stylesheet that reads a resource at run time: the instructions of
+    :data:`RESOURCE_INSTRUCTIONS` and each attribute value calling a function of :data:`RESOURCE_FUNCTIONS`
+    (XSLT 2.0 holds XPath only in attributes; a text value template needs XSLT 3.0's ``expand-text``, refused too)."""
+    found = [f"xsl:{name}" for name in RESOURCE_INSTRUCTIONS for _ in root.iter(_x(name))]
+    # SchXslt's entry template reads document($schxslt.validate.initial-document-uri): a global parameter only the
+    # caller can set (our engines never set stylesheet parameters), so no document can choose what it reads.
+    params = {p.get("name") for p in root.iterchildren(_x("param"))}
+
+    def caller_only(match: re.Match[str]) -> str:
+        return "" if match.group(1) in params else match.group(0)
+
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name, value in ((str(n), str(v)) for n, v in element.attrib.items()):
+            if name == "expand-text" and value.strip() in ("yes", "true", "1"):
+                found.append(f"expand-text on {element.tag}")
+            match = _RESOURCE_CALL.search(_DOCUMENT_PARAM.sub(caller_only, value))
+            if match:
+                found.append(f"{match.group(1)}() in @{name} of {etree.QName(element).localname}: {value[:80]}")
+    return found
+
+
+def _inline_code_db(root: etree._Element, resources: Mapping[str, bytes]) -> None:
+    """Step ``inline-code-db``: each ``document('NAME')`` with NAME in ``resources`` → a global variable."""
+    names: dict[str, str] = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for attr, value in element.attrib.items():
+            value = str(value)
+            if "document(" not in value:
+                continue
+
+            def replace(match: re.Match[str]) -> str:
+                name = match.group(1) or match.group(2)
+                if name not in resources:
+                    raise PreparationError(f"document({name!r}) names no file of the pack next to the stylesheet")
+                if name not in names:
+                    names[name] = _CODE_DB_VARIABLE.format(n=len(names) + 1)
+                return "$" + names[name]
+
+            element.set(attr, _DOCUMENT_LITERAL.sub(replace, value))
+    if not names:
+        return
+    existing = {v.get("name") for v in root.iter(_x("variable"), _x("param"))}
+    anchor = next((i for i, child in enumerate(root) if child.tag == _x("template")), len(root))
+    for name, variable in sorted(names.items(), key=lambda item: item[1]):
+        if variable in existing:
+            raise PreparationError(f"the stylesheet already has a variable {variable}")
+        try:
+            content = etree.fromstring(resources[name], _PARSER)
+        except etree.XMLSyntaxError as exc:
+            raise PreparationError(f"{name} is not well-formed XML: {exc}") from exc
+        # A static variable: evaluated once, when the stylesheet is compiled (XSLT 3.0; both engines run the 2.0
+        # stylesheets as a 3.0 processor). Literal result elements instead would build the tree on every run
+        # (about 30% slower than document(), which Saxon caches; see benchmarks/pdf_input.py).
+        for node in list(content.iter(etree.Comment, etree.ProcessingInstruction)):
+            _drop(node)
+        text = etree.tostring(content, encoding="unicode").replace("'", "''")
+        holder = etree.Element(_x("variable"), name=variable, static="yes", select=f"parse-xml('{text}')")
+        holder.tail = "\n"
+        comment = etree.Comment(f" {name}, inlined at install time (step inline-code-db) ")
+        comment.tail = "\n"
+        root.insert(anchor, comment)
+        root.insert(anchor + 1, holder)
+        anchor += 2
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One named, versioned rewrite of the preparation (a new version whenever its output can change)."""
 
     name: str
     version: int
-    apply: Callable[[etree._Element], None]
+    apply: Callable[..., None]
+    uses_resources: bool = False
+    """The step is called as ``apply(root, resources)``: the pack's files next to the stylesheet, by name."""
 
 
 STEPS: tuple[Step, ...] = (
+    Step("inline-code-db", 1, _inline_code_db, uses_resources=True),
+    Step("name-not-used-reports", 1, _name_not_used_reports),
     Step("strip-unused-output", 1, _strip_unused_output),
     Step("guard-absence-tests", 2, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
@@ -734,9 +882,15 @@ def step_versions(names: Sequence[str] = DEFAULT_STEPS, available: Sequence[Step
     return {step.name: step.version for step in available if step.name in names}
 
 
-def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS, available: Sequence[Step] = STEPS) -> bytes:
+def prepare_stylesheet(
+    data: bytes,
+    steps: Sequence[str] = DEFAULT_STEPS,
+    available: Sequence[Step] = STEPS,
+    resources: Mapping[str, bytes] | None = None,
+) -> bytes:
     """The prepared form of one official stylesheet with the named ``steps``, applied in the order of
     ``available`` (:data:`STEPS`; a benchmark may pass other versions of a step) whatever the order given.
+    ``resources``: the pack's files next to the stylesheet (name → content) that ``inline-code-db`` may inline.
     Deterministic: same input, same steps, same bytes."""
     chosen = step_versions(steps, available)
     try:
@@ -753,7 +907,10 @@ def prepare_stylesheet(data: bytes, steps: Sequence[str] = DEFAULT_STEPS, availa
         raise PreparationError("the stylesheet has no svrl:failed-assert or svrl:successful-report")
     for step in available:
         if step.name in chosen:
-            step.apply(root)
+            if step.uses_resources:
+                step.apply(root, resources or {})
+            else:
+                step.apply(root)
             if _count_assertions(root) != kept_before:
                 raise PreparationError(f"step {step.name} changed the number of assertions (this is a bug)")
     # The whole document: the licence comments before the root element stay.
@@ -813,16 +970,34 @@ def read_index(pack_dir: Path) -> PreparedIndex | None:
         raise RulesetError("ruleset.corrupt", f"{path} is not a valid index of prepared stylesheets: {exc}") from exc
 
 
-def prepare_pack_dir(pack_dir: Path, entries: dict[str, str], pack_key: str) -> PreparedIndex:
+def stylesheet_resources(pack_dir: Path, rel: str, files: Collection[str]) -> dict[str, bytes]:
+    """The pack's files in the folder of the stylesheet ``rel`` (only files the manifest lists and checksums)."""
+    folder = str(Path(rel).parent.as_posix())
+    prefix = "" if folder in ("", ".") else folder + "/"
+    return {
+        other[len(prefix) :]: (pack_dir / other).read_bytes()
+        for other in files
+        if other != rel and other.startswith(prefix) and "/" not in other[len(prefix) :]
+    }
+
+
+def prepare_pack_dir(
+    pack_dir: Path, entries: dict[str, str], pack_key: str, files: Collection[str] = ()
+) -> PreparedIndex:
     """Write the prepared copy of each stylesheet entry (``name → path relative to pack_dir``) and
     ``prepared.json``. Files are written to a temporary name and renamed: a reader never sees half a file.
-    Raises ``ruleset.install-failed`` when a stylesheet cannot be prepared."""
+    ``files``: the pack's files (manifest, already verified) that ``inline-code-db`` may inline.
+    Raises ``ruleset.install-failed`` when a stylesheet cannot be prepared or its prepared copy would still
+    read a resource at run time (:func:`resource_reads`)."""
     prepared: dict[str, PreparedEntry] = {}
     for name, rel in sorted(entries.items()):
         source = pack_dir / rel
         data = source.read_bytes()
         try:
-            out = prepare_stylesheet(data)
+            out = prepare_stylesheet(data, resources=stylesheet_resources(pack_dir, rel, files))
+            reads = resource_reads(etree.fromstring(out, _PARSER))
+            if reads:
+                raise PreparationError(f"the prepared copy would read resources at run time: {'; '.join(reads[:3])}")
         except PreparationError as exc:
             raise RulesetError(
                 "ruleset.install-failed", f"pack {pack_key}: cannot prepare the stylesheet {rel}: {exc}"
@@ -850,7 +1025,9 @@ def prepare_pack(pack: InstalledPack) -> PreparedIndex | None:
             raise RulesetError("ruleset.missing", f"pack {pack.key}: file {rel} ({path}): not installed")
         if hashlib.sha256(path.read_bytes()).hexdigest() != expected:
             raise RulesetError("ruleset.corrupt", f"pack {pack.key}: file {rel} ({path}): sha256 differs")
-    return prepare_pack_dir(pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key)
+    return prepare_pack_dir(
+        pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key, pack.manifest.files
+    )
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

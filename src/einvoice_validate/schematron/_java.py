@@ -128,6 +128,9 @@ class _Jvm:
         factory.setFeature(_DISALLOW_DOCTYPE, True)  # lxml refused DOCTYPEs already; never resolve one here
         self.parser_factory = factory
         self.local = threading.local()
+        # Defence in depth: prepared stylesheets read no resource at run time (rulesets.prepare refuses any that
+        # would, at install), so every run-time document()/doc() request is refused here too, whatever it names.
+        self.refuse_all = jpype.JProxy("javax.xml.transform.URIResolver", dict={"resolve": _refuse})
 
     def error_listener(self, errors: list[str]) -> Any:
         """A Java ``ErrorListener`` collecting a compilation's errors into ``errors`` (Saxon would print them, and
@@ -146,6 +149,12 @@ class _Jvm:
             local.reader = self.parser_factory.newSAXParser().getXMLReader()
             local.builder = self.processor.newDocumentBuilder()
         return local.builder, local.reader
+
+
+def _refuse(href: Any, base: Any) -> Any:
+    from javax.xml.transform import TransformerException
+
+    raise TransformerException(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
 
 
 def _java() -> _Jvm:
@@ -187,6 +196,7 @@ class JavaStylesheet:
         writer = jvm.string_writer()
         try:
             transformer = self._executable.load30()
+            transformer.setURIResolver(jvm.refuse_all)
             # Global context item: the XRechnung stylesheets read it (else XPDY0002).
             transformer.setGlobalContextItem(document.node)
             transformer.callTemplate(jvm.run_name, jvm.processor.newSerializer(writer))

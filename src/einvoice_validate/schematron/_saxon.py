@@ -59,6 +59,7 @@ _lock = threading.RLock()
 _processor: Any = None
 _xslt: Any = None
 _compiled: dict[tuple[Path, str], Stylesheet] = {}
+ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
 
 
 def _saxon() -> tuple[Any, Any]:
@@ -68,6 +69,11 @@ def _saxon() -> tuple[Any, Any]:
             from saxonche import PySaxonProcessor  # deferred: importing the package must not load Saxon
 
             _processor = PySaxonProcessor(license=False)
+            # Defence in depth: only file: URIs (the wrapper imports the prepared stylesheet by its file URI), so
+            # no stylesheet ever reaches the network. Prepared stylesheets read nothing at run time anyway
+            # (rulesets.prepare refuses any that would); SaxonC has no per-run resolver to refuse files as well,
+            # and the setting cannot be tightened after compiling (Saxon does not let it be loosened again).
+            _processor.set_configuration_property(ALLOWED_PROTOCOLS, "file")
             _xslt = _processor.new_xslt30_processor()
         return _processor, _xslt
 

@@ -34,7 +34,7 @@ __all__ = ["VALIDATE_PATH", "create_app"]
 
 VALIDATE_PATH = "/v1/invoices/validate"
 HEALTH_PATH = "/v1/health"
-_XML_TYPES = ("application/xml", "text/xml")
+_XML_TYPES = ("application/xml", "text/xml", "application/pdf")  # PDF: ZUGFeRD / Factur-X (envelopes/pdf.py)
 _JSON_ACCEPTED = ("*/*", "application/*", "application/json", "application/problem+json")
 _HTTP_CODES = {404: "request.not-found", 405: "request.method-not-allowed"}
 
@@ -173,7 +173,8 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
                 wanted = " or ".join(_XML_TYPES)
                 raise _Problem(
                     "request.unsupported-media-type",
-                    f"the body must be the invoice XML (Content-Type: {wanted}), not {media or 'none'}",
+                    f"the body must be the invoice XML or a ZUGFeRD / Factur-X PDF (Content-Type: {wanted}), "
+                    f"not {media or 'none'}",
                 )
             profile = request.query_params.get("profile")
             unknown = set(request.query_params) - {"profile"}
