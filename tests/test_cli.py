@@ -126,7 +126,9 @@ def test_missing_packs_exit_2(tmp_path: Path) -> None:
 
 def test_rulesets_list_and_verify(registry: Registry) -> None:
     code, out, _ = run(["rulesets", "list"], registry.home)
-    assert code == 0 and out.count("installed") == len(registry.manifests)
+    n = len(registry.manifests)
+    assert code == 0 and out.count(" installed ") == n and out.count(" official ") == n
+    assert "en16931-ubl          1.3.16   schematron official from 2026-04-14" in out
     code, out, _ = run(["rulesets", "verify"], registry.home)
     assert code == 0 and out.count(" ok ") == len(registry.manifests)
 

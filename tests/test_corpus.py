@@ -153,6 +153,14 @@ def test_xrechnung_downgraded_fatals(rel: str, validator: Validator) -> None:
 @pytest.mark.parametrize("path", _params(*EN16931_FOLDERS))
 def test_en16931_valid(path: Path, validator: Validator) -> None:
     report = validator.validate(path)
+    if report.profile.startswith("peppol-bis-"):
+        # A Peppol BIS document among the CEN files (issue 15: routed to Peppol, as the reference's plan-full does).
+        # Peppol's copy of the CEN rules finds nothing, as CEN's; the Peppol rules of 2026.5 may (these files are
+        # older); the EN 16931 profile, forced, is what the README's "valid" is about.
+        cen_copy = [f for f in report.findings if f.source.startswith("peppol-bis-cen-ubl@") and f.stage != "input"]
+        assert not cen_copy, f"{_rel(path)} with Peppol's CEN copy:\n{_show(cen_copy)}"
+        forced = {"ubl-invoice": "en16931-ubl-invoice", "ubl-creditnote": "en16931-ubl-creditnote"}
+        report = validator.validate(path, profile=forced[report.document_type])
     assert report.valid is True, f"{_rel(path)} invalid with {report.profile}; errors:\n{_show(report.errors)}"
     assert report.profile.startswith("en16931-"), f"{_rel(path)} got the profile {report.profile}"
     # README: XSD-valid and no failed assertion (only the input stage's INFO note may remain).

@@ -43,7 +43,7 @@ EN_COMMITS = {
 EN_RELEASES = "github.com/ConnectingEurope/eInvoicing-EN16931/releases/download"
 CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard"
 PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
-PHIVE_ZF = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+PHIVE_432 = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
@@ -99,17 +99,19 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             **_tree(xr, "schematron/", skip=("LICENSE",)),
         },
     )
-    # phive-rules: single files of the repository at the pinned commit.
-    ro = rulesets / "cius-ro/1.0.9/xslt-phive"
-    resources = f"{PHIVE}/phive-rules-cius-ro/src/main/resources"
-    for name in ("LICENSE", "NOTICE"):
-        _put(root, f"{resources}/{name}", (ro / name).read_bytes())
-    for sheet in sorted(ro.glob("*.xslt")):
-        _put(root, f"{resources}/external/schematron/1.0.9/{sheet.name}", sheet.read_bytes())
+    # phive-rules: single files of the repository at the pinned commits (CIUS-RO; Peppol 2026.5, issue 15).
+    for folder, resources, sheets in (
+        ("cius-ro/1.0.9/xslt-phive", f"{PHIVE}/phive-rules-cius-ro/src/main/resources", "1.0.9"),
+        ("peppol-bis/2026.5/xslt", f"{PHIVE_432}/phive-rules-peppol/src/main/resources", "openpeppol/2026.5/xslt"),
+    ):
+        for name in ("LICENSE", "NOTICE"):
+            _put(root, f"{resources}/{name}", (rulesets / folder / name).read_bytes())
+        for sheet in sorted((rulesets / folder).glob("*.xslt")):
+            _put(root, f"{resources}/external/schematron/{sheets}/{sheet.name}", sheet.read_bytes())
     # phive-rules, ZUGFeRD 2.5.2 (zugferd/2.5.2/NOTICE): XSD per profile folder, stylesheets and code dbs side by
     # side, the module's LICENSE and NOTICE.
     zf = rulesets / "zugferd/2.5.2"
-    zf_resources = f"{PHIVE_ZF}/phive-rules-zugferd/src/main/resources"
+    zf_resources = f"{PHIVE_432}/phive-rules-zugferd/src/main/resources"
     for name in ("LICENSE", "NOTICE"):
         _put(root, f"{zf_resources}/{name}", (zf / "xslt" / name).read_bytes())
     for path in sorted((zf / "xslt").glob("FACTUR-X_*")):
@@ -201,7 +203,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 19  # 9 + ZUGFeRD's 5 XSD and 5 Schematron packs
+    assert len(downloaded.installed()) == len(load_manifests()) == 22  # 9 + ZUGFeRD 10 + Peppol 3
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -303,8 +305,9 @@ def test_cli_sources_lists_every_address() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert main(["rulesets", "sources"], stdout=out, stderr=err) == 0
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
-    # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared)
-    assert len(rows) == len(addresses(load_manifests().values())) == 47
+    # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
+    # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol
+    assert len(rows) == len(addresses(load_manifests().values())) == 52
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 

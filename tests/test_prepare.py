@@ -62,6 +62,9 @@ SCHEMATRON_PACKS = [
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
     "cius-ro-ubl@1.0.9",
+    "peppol-bis-cen-ubl@2026.5",
+    "peppol-bis-ubl@2026.5",
+    "peppol-bis-sb-ubl@2026.5",
 ]
 BUSINESS_CASES = CORPUS / "xrechnung-testsuite/business-cases/standard"
 MUTATIONS = CORPUS / "mutations-dev"
@@ -230,7 +233,7 @@ def test_other_steps_invalidate_the_copies(home: Registry) -> None:
     next(s for s in body["steps"] if s["name"] == "isolate-rule-errors")["version"] += 1
     index_path.write_text(json.dumps(body), encoding="utf-8")
     [(code, _, detail)] = pack.problems()
-    assert code == "ruleset.missing" and "isolate-rule-errors v2" in detail and "rulesets install" in detail
+    assert code == "ruleset.missing" and "isolate-rule-errors v3" in detail and "rulesets install" in detail
     body["steps"] = body["steps"][:1]
     index_path.write_text(json.dumps(body), encoding="utf-8")
     with pytest.raises(RulesetError, match="prepared with the steps inline-code-db v1, this library needs"):
@@ -278,6 +281,12 @@ def _stop_code(outcome: Outcome) -> str | None:
     return None
 
 
+def _stop_text(outcome: Outcome) -> str:
+    if isinstance(outcome, tuple):
+        return outcome[1]
+    return outcome[0].text if outcome else ""
+
+
 def _sample(syntax: str) -> list[Path]:
     marker = "_ubl" if syntax == "ubl" else "_uncefact"
     mutations = sorted(p for p in MUTATIONS.glob("*.xml") if marker in p.name or (syntax == "ubl" and "ubl_" in p.name))
@@ -307,11 +316,19 @@ def test_prepared_and_official_give_the_same_findings(registry: Registry, key: s
     for path in files:
         text = load(path.read_bytes()).text()
         expected = _outcome(official, text)
-        assert _outcome(unisolated, text) == expected, path.name
-        ours = _outcome(prepared, text)
         code = _stop_code(expected)
+        unisolated_outcome = _outcome(unisolated, text)
+        if code is None:
+            assert unisolated_outcome == expected, path.name
+        else:  # the same stop (its message names lines of the stylesheet, which the steps move)
+            assert _stop_code(unisolated_outcome) == code, path.name
+        ours = _outcome(prepared, text)
         if code is not None:
             stopped += 1
+            if _stop_code(ours) == code and "xsl:param" in _stop_text(expected):
+                # An error in a global parameter (Peppol's $profile, $supplierCountry on a doubled cbc:ProfileID)
+                # still stops the pack, as the module docstring says: the official one stops the same way.
+                continue
             assert isinstance(ours, list) and _stop_code(ours) is None, path.name
             assert code in {e.code for e in ours if e.kind == "rule-error"}, path.name
         else:
@@ -477,5 +494,7 @@ def test_the_installed_copies_guard_the_absence_asserts(registry: Registry, key:
     guarded = sum(1 for g in guards for _ in g.iter(f"{{{XSL}}}choose"))
     if key.startswith("xrechnung"):
         assert guarded == 0  # SchXslt writes asserts as xsl:if: not this step's shape
+    elif key.startswith(("peppol-bis-ubl", "peppol-bis-sb-ubl")):
+        assert guarded == 0  # the Peppol rules have no runs of "shall not be used" asserts
     else:
         assert guarded >= 400, "CEN's and CIUS-RO's 'shall not be used' syntax rules"

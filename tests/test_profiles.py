@@ -89,7 +89,7 @@ def test_profiles_reference_known_packs() -> None:
     for profile in load_profiles():
         assert manifests[profile.xsd].kind == "xsd"
         assert profile.root in manifests[profile.xsd].entries
-        for key in profile.schematron:
+        for key in profile.candidate_keys(manifests):
             assert manifests[key].kind == "schematron"
             assert manifests[key].syntax == ("cii" if profile.root == "cii" else "ubl")
 

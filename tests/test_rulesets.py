@@ -21,6 +21,9 @@ EXPECTED_PACKS = {
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
     "cius-ro-ubl@1.0.9",
+    "peppol-bis-cen-ubl@2026.5",
+    "peppol-bis-ubl@2026.5",
+    "peppol-bis-sb-ubl@2026.5",
     *(
         f"zugferd-{p}{kind}@2.5.2"
         for p in ("minimum", "basicwl", "basic", "en16931", "extended")

@@ -43,4 +43,5 @@ for a in "$@"; do
 done
 
 cd "$shared/rulesets"
-exec java -cp "$saxon_jar:$out" RefValidate ../reference/plan-kosit.tsv "${args[@]}"
+# plan-full = plan-kosit + Peppol BIS Billing 3.0 + ZUGFeRD (REFERENCE_PLAN=plan-kosit.tsv for the KoSIT routes only).
+exec java -cp "$saxon_jar:$out" RefValidate "../reference/${REFERENCE_PLAN:-plan-full.tsv}" "${args[@]}"

@@ -162,6 +162,60 @@ PACKS.append(
     }
 )
 
+# Peppol BIS Billing 3.0, release 2026.5 (BIS Billing 3.0.21, Self-Billing 3.0.2), as phive-rules keeps it: three
+# packs from one folder, run as Peppol runs them (its own CEN copy, then the Peppol rules or the self-billing rules).
+PEPPOL_PHIVE = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+PEPPOL_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PEPPOL_PHIVE}/phive-rules-peppol/src/main/resources/"
+PEPPOL_XSLT = PEPPOL_RAW + "external/schematron/openpeppol/2026.5/xslt/"
+for pack_id, sheet, title in (
+    (
+        "peppol-bis-cen-ubl",
+        "CEN-EN16931-UBL.xslt",
+        "Peppol BIS Billing 3.0 2026.5: Peppol's copy of the CEN EN 16931 rules (UBL)",
+    ),
+    ("peppol-bis-ubl", "PEPPOL-EN16931-UBL.xslt", "Peppol BIS Billing 3.0 2026.5: Peppol rules (UBL)"),
+    ("peppol-bis-sb-ubl", "PEPPOL-EN16931-UBL-SB.xslt", "Peppol BIS Self-Billing 3.0 2026.5: Peppol rules (UBL)"),
+):
+    PACKS.append(
+        {
+            "id": pack_id,
+            "version": "2026.5",
+            "kind": "schematron",
+            "syntax": "ubl",
+            "title": title,
+            "source_dir": "peppol-bis/2026.5",
+            "files": [f"xslt/{sheet}", "xslt/LICENSE", "xslt/NOTICE", "NOTICE"],
+            "entries": {"stylesheet": f"xslt/{sheet}"},
+            "licence": "OpenPeppol copyright (CEN part EUPL-1.2); compiled XSLT: Apache-2.0 (phive-rules); see NOTICE",
+            "upstream": {
+                "repository": "https://github.com/phax/phive-rules",
+                "release": "OpenPeppol BIS Billing 3.0 release 2026.5 (phive-rules openpeppol/2026.5)",
+                "commit": PEPPOL_PHIVE,
+            },
+            "archives": [],
+            "sources": {
+                f"xslt/{sheet}": PEPPOL_XSLT + sheet,
+                "xslt/LICENSE": PEPPOL_RAW + "LICENSE",
+                "xslt/NOTICE": PEPPOL_RAW + "NOTICE",
+                "NOTICE": "bundled",
+            },
+        }
+    )
+
+# The dates from which a pack version is in force, and until which (inclusive; absent: open). Validation picks, among
+# the versions a profile lists, the one in force on the rules date with the latest start (Manifest.in_force).
+# EN 16931: the "Last update" date in each release's Schematron header for 1.3.15 (2025-10-16) and the release date of
+# validation-1.3.16 (2026-04-14, SOURCES.md). Peppol 2026.5: mandatory from 2026-08-17 (phive-rules valid-from, NOTICE).
+IN_FORCE: dict[str, tuple[str, str | None]] = {
+    "en16931-ubl@1.3.15": ("2025-10-16", None),
+    "en16931-cii@1.3.15": ("2025-10-16", None),
+    "en16931-ubl@1.3.16": ("2026-04-14", None),
+    "en16931-cii@1.3.16": ("2026-04-14", None),
+    "peppol-bis-cen-ubl@2026.5": ("2026-08-17", None),
+    "peppol-bis-ubl@2026.5": ("2026-08-17", None),
+    "peppol-bis-sb-ubl@2026.5": ("2026-08-17", None),
+}
+
 
 # ZUGFeRD 2.5.2 / Factur-X 1.09.2 (issue 14): per profile an XSD pack (the CII D22B profile subset) and a Schematron
 # pack (the compiled stylesheet and the code-db file it reads; the preparation inlines that file, see
@@ -241,6 +295,11 @@ ATTACHMENT_CONTENT_REVIEWED = {
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
     "cius-ro-ubl@1.0.9",
+    # Peppol 2026.5: the CEN copy is CEN 1.3.16's rules; the Peppol rules name a BinaryObject only for @mimeCode and
+    # @filename, and read leaf content only in PEPPOL-EN16931-R008 "no empty elements" (as XRechnung's merged copy).
+    "peppol-bis-cen-ubl@2026.5",
+    "peppol-bis-ubl@2026.5",
+    "peppol-bis-sb-ubl@2026.5",
     # Factur-X 1.09.2 (issue 14): the rules whose context is a ram:AttachmentBinaryObject test @mimeCode, @filename
     # and the mimeCode code list, or report the element as not used (test true()); other rules count them; the only
     # rule reading every leaf's text is the "no empty elements" one (context //*[not(*) and not(normalize-space())]).
@@ -268,6 +327,11 @@ def render(pack: dict[str, object], source: Path) -> str:
     ]
     if f"{pack['id']}@{pack['version']}" in ATTACHMENT_CONTENT_REVIEWED:
         lines.append('attachment_content = "emptiness"')
+    in_force = IN_FORCE.get(f"{pack['id']}@{pack['version']}")
+    if in_force is not None:
+        lines.append(f"valid_from = {in_force[0]}")
+        if in_force[1] is not None:
+            lines.append(f"valid_until = {in_force[1]}")
     lines += [f"source_dir = {toml_str(str(pack['source_dir']))}", "", "[entries]"]
     entries = pack["entries"]
     assert isinstance(entries, dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import date
 
 from .findings import Report
 from .parse import Source
@@ -23,10 +24,11 @@ def default_validator() -> Validator:
         return _default
 
 
-def validate(source: Source, *, profile: str | None = None) -> Report:
-    """Validate one invoice (bytes, a path, or a binary file object) and return its :class:`Report`.
+def validate(source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
+    """Validate one invoice (bytes, a path, or a binary file object) and return its :class:`Report`;
+    ``rules_date``: see :meth:`Validator.validate` (default: today).
 
     Raises:
         EInvoiceValidateError: the document could not be validated (see :mod:`einvoice_validate.errors`).
     """
-    return default_validator().validate(source, profile=profile)
+    return default_validator().validate(source, profile=profile, rules_date=rules_date)

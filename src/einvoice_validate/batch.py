@@ -42,6 +42,7 @@ import multiprocessing.connection
 import os
 import time
 from collections.abc import Generator, Iterable, Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -129,14 +130,15 @@ def iter_validate(
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     engine: str | None = None,
+    rules_date: date | None = None,
 ) -> Generator[BatchResult, None, None]:
     """Validate ``sources`` (paths, bytes or binary file objects), yielding one result per source in input order.
 
     Args:
         sources: consumed lazily; a generator of 100,000 paths is fine.
         workers: processes to use (default: ``os.cpu_count()``); ``1`` validates in this process.
-        profile, rules_home, xsd_gate, limits, engine: as for :class:`~einvoice_validate.Validator` (each worker
-            builds its own, with its own engine: a saxon-java worker runs its own JVM).
+        profile, rules_home, xsd_gate, limits, engine, rules_date: as for :class:`~einvoice_validate.Validator`
+            (each worker builds its own, with its own engine: a saxon-java worker runs its own JVM).
 
     Raises (when called, or from the iterator):
         ProfileError: ``profile`` names no profile.
@@ -145,7 +147,13 @@ def iter_validate(
     Stopping early (``close()`` on the generator, or dropping it) stops the workers.
     """
     batch = BatchValidator(
-        workers=workers, profile=profile, rules_home=rules_home, xsd_gate=xsd_gate, limits=limits, engine=engine
+        workers=workers,
+        profile=profile,
+        rules_home=rules_home,
+        xsd_gate=xsd_gate,
+        limits=limits,
+        engine=engine,
+        rules_date=rules_date,
     )
     return _once(batch, sources)
 
@@ -166,6 +174,7 @@ def validate_many(
     xsd_gate: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     engine: str | None = None,
+    rules_date: date | None = None,
 ) -> list[BatchResult]:
     """:func:`iter_validate`, collected into a list (in input order). For large batches iterate instead: the
     list holds every report."""
@@ -178,6 +187,7 @@ def validate_many(
             xsd_gate=xsd_gate,
             limits=limits,
             engine=engine,
+            rules_date=rules_date,
         )
     )
 
@@ -200,6 +210,7 @@ class BatchValidator:
         xsd_gate: bool = False,
         limits: Limits = DEFAULT_LIMITS,
         engine: str | None = None,
+        rules_date: date | None = None,
     ) -> None:
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
@@ -211,7 +222,9 @@ class BatchValidator:
         if count == 1:
             from .validator import Validator
 
-            self._validator = Validator(profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate, engine=engine)
+            self._validator = Validator(
+                profile, rules_home=rules_home, limits=limits, xsd_gate=xsd_gate, engine=engine, rules_date=rules_date
+            )
             return
         _check_profile(profile)
         from .schematron.engines import engine_name
@@ -221,7 +234,15 @@ class BatchValidator:
 
         # Resolved now, in this process: the workers get an explicit home.
         home = Path(rules_home) if rules_home is not None else default_home()
-        options = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate, "engine": engine}
+        options: dict[str, Any] = {
+            "profile": profile,
+            "rules_home": home,
+            "limits": limits,
+            "xsd_gate": xsd_gate,
+            "engine": engine,
+        }
+        if rules_date is not None:
+            options["rules_date"] = rules_date
         self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
         self._limits = limits
         self._env = worker_env()

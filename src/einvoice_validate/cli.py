@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("--profile", help="force a profile by name (see `profiles`)")
     val.add_argument(
+        "--rules-date",
+        metavar="YYYY-MM-DD",
+        help="run the pack versions in force on this day where a profile lists several (default: today)",
+    )
+    val.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
@@ -120,7 +125,8 @@ def _parser() -> argparse.ArgumentParser:
         "single files; '-' when not recorded: then each member is checked), TAB, the packs needing it.",
     )
 
-    sub.add_parser("profiles", help="list the profiles and their packs")
+    prof = sub.add_parser("profiles", help="list the profiles and the packs each runs today (or on --rules-date)")
+    prof.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the day to show (default: today)")
 
     srv = sub.add_parser("serve", help="run the validation service (HTTP; needs the [server] extra)")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (non-loopback only with --keys)")
@@ -207,7 +213,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
             return _serve(args, err)
         if args.command == "keys":
             return _keys(args, out, err)
-        return _profiles(out)
+        return _profiles(args, out)
     except EInvoiceValidateError as exc:
         if getattr(args, "lang", "en") == "de":  # validate --lang de: the code's German sentence and detail
             from .reports.words import detail_in
@@ -325,7 +331,9 @@ def _default_workers(files: Sequence[str | Path]) -> int:
 def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     from .batch import iter_validate
     from .parse import Source
+    from .profiles import parse_rules_date
 
+    rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
     files = expand_paths(args.files)
     if not files:
         print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
@@ -348,6 +356,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             rules_home=args.home,
             xsd_gate=args.xsd_gate,
             engine=args.engine,
+            rules_date=rules_date,
         ):
             report, error = result.report, result.error
             if error is not None:
@@ -387,11 +396,14 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for address in addresses(registry.manifests[k] for k in sorted(registry.manifests)):
             print(f"{address.url}\t{address.sha256 or '-'}\t{' '.join(address.packs)}", file=out)
         return EXIT_VALID
-    needed = _needed_packs()
+    needed = _needed_packs(registry)
     installed = {p.key: p for p in registry.installed()}
     missing = sorted(key for key in needed if key not in installed)
     if args.action == "list":  # a quick look: files present (`verify` checks their sha256)
         print(f"rules home: {registry.home}", file=out)
+        print(
+            f"  {'pack':<20} {'version':<8} {'kind':<10} {'origin':<8} {'in force':<16} {'state':<10} title", file=out
+        )
         incomplete = []
         for key, manifest in sorted(registry.manifests.items()):
             state = "missing"
@@ -400,7 +412,11 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 state = "INCOMPLETE" if gone else "installed"
                 if gone:
                     incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
-            print(f"  {key:<22} {manifest.kind:<10} {state:<10} {manifest.title}", file=out)
+            print(
+                f"  {manifest.id:<20} {manifest.version:<8} {manifest.kind:<10} {manifest.provided_by:<8} "
+                f"{manifest.in_force_text():<16} {state:<10} {manifest.title}",
+                file=out,
+            )
         _report_missing(missing, needed, registry, err)
         for entry in incomplete:
             print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
@@ -425,13 +441,13 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_ERROR if missing or broken else EXIT_VALID
 
 
-def _needed_packs() -> dict[str, list[str]]:
-    """Every pack some profile runs, with the profiles that run it."""
-    from .profiles import load_profiles
+def _needed_packs(registry: Registry) -> dict[str, list[str]]:
+    """Every pack some profile (official, or the rules home's user profiles) may run, with the profiles."""
+    from .profiles import all_profiles
 
     needed: dict[str, list[str]] = {}
-    for profile in load_profiles():
-        for key in (profile.xsd, *profile.schematron):
+    for profile in all_profiles(registry.home):
+        for key in (profile.xsd, *profile.candidate_keys(registry.manifests)):
             needed.setdefault(key, []).append(profile.name)
     return needed
 
@@ -457,7 +473,12 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
     from .rulesets.download import MIRROR_ENV
 
     mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
-    if args.source is not None:
+    user_only = bool(args.packs) and all(
+        k in registry.manifests and registry.manifests[k].provided_by == "user" for k in args.packs
+    )
+    if user_only:
+        print(f"checking and preparing the user pack(s) in {registry.home / 'user'} (nothing is fetched)", file=err)
+    elif args.source is not None:
         print(f"installing the rule packs from {args.source} into {registry.home} (no network access)", file=err)
     elif mirror:
         print(f"downloading the rule packs through the mirror {mirror} into {registry.home}", file=err)
@@ -466,7 +487,7 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
             f"downloading the rule packs from upstream into {registry.home} (`rulesets sources` lists the addresses)",
             file=err,
         )
-    bar = _DownloadBar(err) if args.source is None and _isatty(err) else None
+    bar = _DownloadBar(err) if args.source is None and not user_only and _isatty(err) else None
     try:
         packs = install(
             registry, args.source, args.packs or None, mirror=mirror, on_progress=bar.update if bar else None
@@ -568,9 +589,24 @@ def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_ERROR
 
 
-def _profiles(out: TextIO) -> int:
-    from .profiles import load_profiles
+def _profiles(args: argparse.Namespace, out: TextIO) -> int:
+    """Each profile, its document type and the packs it runs on the day (today, or ``--rules-date``); an entry
+    listing several versions shows how it is written and which version that day picks."""
+    from datetime import date
 
-    for p in load_profiles():
-        print(f"{p.name:<38} {p.root:<15} {p.xsd} + {', '.join(p.schematron)}", file=out)
+    from .profiles import all_profiles, parse_rules_date
+    from .rulesets import Registry
+
+    day = parse_rules_date(args.rules_date) if args.rules_date else date.today()
+    registry = Registry(args.home)
+    manifests = registry.manifests
+    print(f"packs in force on {day.isoformat()}:", file=out)
+    for p in all_profiles(registry.home):
+        try:
+            keys, _ = p.packs_on(day, manifests)
+            runs = [k if k in p.schematron else f"{k} (of {e})" for k, e in zip(keys, p.schematron, strict=True)]
+        except EInvoiceValidateError as exc:
+            runs = [f"NONE ({exc.detail})"]
+        origin = f" (user, on {p.extends})" if p.provided_by == "user" else ""
+        print(f"{p.name + origin:<42} {p.root:<15} {p.xsd} + {', '.join(runs)}", file=out)
     return EXIT_VALID

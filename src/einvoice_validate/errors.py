@@ -19,7 +19,8 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     │                                                                                 pdf-several-invoices
     ├── ProfileError                      a forced profile is unusable
     │   └── request.invalid-parameter 400                                     reason: profile-unknown,
-    │                                                                                 profile-mismatch
+    │                                                                                 profile-mismatch,
+    │                                                                                 rules-date
     ├── PoolBusy                          invoice.busy 503: the pool's queue is full; retry after ``retry_after`` s
     ├── WorkerDied                        server.error 500: the worker process holding the document died
     │                                     (reason: worker-died) or overran the time limit (timeout); the other
@@ -96,7 +97,7 @@ REASONS: dict[str, tuple[str, ...]] = {
         "pdf-several-invoices",
         "zugferd-1",
     ),
-    "request.invalid-parameter": ("profile-unknown", "profile-mismatch"),
+    "request.invalid-parameter": ("profile-unknown", "profile-mismatch", "rules-date"),
     "invoice.busy": ("queue-full",),
     "server.error": ("worker-died", "timeout", "internal"),
 }

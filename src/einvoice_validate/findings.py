@@ -6,12 +6,23 @@ frozen and forbid extra fields, so a typo in a producer is an error, not a silen
 
 from __future__ import annotations
 
+from datetime import date
 from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["Finding", "Flag", "Message", "PdfEnvelope", "Report", "Severity", "Stage", "severity_of_flag"]
+__all__ = [
+    "Finding",
+    "Flag",
+    "Message",
+    "PdfEnvelope",
+    "Report",
+    "Severity",
+    "Stage",
+    "VersionChoice",
+    "severity_of_flag",
+]
 
 Flag = Literal["fatal", "error", "warning", "information"]
 """The raw level as the rule pack states it (Schematron ``@flag``; XSD errors are ``error``)."""
@@ -78,6 +89,15 @@ class Finding(_Model):
     )
 
 
+class VersionChoice(_Model):
+    """Which version of a pack ran because of the rules date (a profile listing several versions, issue 15)."""
+
+    pack: str = Field(description="The version that ran, as id@version")
+    rules_date: date = Field(alias="rulesDate", description="The date the version was chosen for (default: today)")
+    candidates: tuple[str, ...] = Field(description="The versions the profile lists, as id@version")
+    reason: str = Field(description="Why this one: its dates in force, and which version it replaces")
+
+
 class PdfEnvelope(_Model):
     """What a ZUGFeRD / Factur-X PDF said about the invoice embedded in it (``Report.pdf``)."""
 
@@ -109,6 +129,9 @@ class Report(_Model):
     )
     pdf: PdfEnvelope | None = Field(default=None, exclude_if=lambda v: v is None)
     packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
+    version_choices: tuple[VersionChoice, ...] = Field(
+        default=(), alias="versionChoices", description="The packs whose version the rules date chose, and why"
+    )
     findings: tuple[Finding, ...]
     valid: bool
     accepted: bool | None = Field(description="The KoSIT verdict (XRechnung profiles); None elsewhere")

@@ -375,8 +375,8 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
-        if pack.manifest.kind != "schematron":
-            continue
+        if pack.manifest.kind != "schematron" or pack.manifest.provided_by == "user":
+            continue  # user packs carry their own texts (or keep their SVRL text)
         tree = etree.parse(str(pack.entry("stylesheet")), parser)
         seen: set[tuple[str, str]] = set()
         for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
@@ -407,6 +407,8 @@ def family_file(rule_id: str, pack_key: str) -> str:
     """Which catalogue file holds a rule's entries (CIUS-RO's own texts of CEN rules go to ``cius-ro.toml``)."""
     if pack_key.startswith("cius-ro") and not rule_id.startswith(("UBL-", "CII-")):
         return "cius-ro.toml"
+    if pack_key.startswith("peppol-bis") and not rule_id.startswith(("BR-", "UBL-", "CII-")):
+        return "peppol.toml"  # the Peppol rules and their national rules (Peppol's texts of PEPPOL-* ids too)
     if pack_key.startswith("zugferd-"):  # the Factur-X packs' own texts, also of the EN 16931 rules they restate
         return "facturx.toml"
     for pattern, name in _FAMILIES:

@@ -62,6 +62,9 @@ def install(
         )
         for key in keys:
             manifest = registry.manifests[key]
+            if manifest.provided_by == "user":
+                done.append(_prepare_user_pack(registry, manifest))
+                continue
             with tempfile.TemporaryDirectory(prefix=".install-", dir=home) as tmp:
                 staging = Path(tmp) / "pack"
                 if source is not None and is_unpacked_layout(Path(source), manifest):
@@ -92,6 +95,17 @@ def install(
                 staging.rename(target)
             done.append(InstalledPack(manifest, target))
     return done
+
+
+def _prepare_user_pack(registry: Registry, manifest: Manifest) -> InstalledPack:
+    """A user pack is not copied: its files are checked where the user put them, then its stylesheet prepared in
+    place (``prepared/``, ``prepared.json``), as an official pack's is at install."""
+    pack = InstalledPack(manifest, registry.pack_dir(manifest))
+    files = [p for p in pack.problems() if p[1] in manifest.files]
+    for code, rel, detail in files:
+        raise RulesetError(code, f"user pack {manifest.key}: file {rel} ({pack.directory / rel}): {detail}")
+    prepare_pack_dir(pack.directory, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
+    return pack
 
 
 def is_unpacked_layout(source: Path, manifest: Manifest) -> bool:

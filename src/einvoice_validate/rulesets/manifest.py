@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -12,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from ..errors import RulesetError
 
-__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "Upstream", "bundled_dir", "load_manifests"]
+__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "RuleText", "Upstream", "bundled_dir", "load_manifests"]
 
 
 class Archive(BaseModel):
@@ -40,6 +41,15 @@ class Upstream(BaseModel):
     release: str
     commit: str | None = None
     archives: tuple[Archive, ...] = ()
+
+
+class RuleText(BaseModel):
+    """A user pack's own text for one of its rules, in both languages (``[messages]`` of a user manifest)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    en: str
+    de: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +92,31 @@ class Manifest(BaseModel):
     reads more than whether it is empty or whitespace, so Saxon may get it cut short, see
     :func:`~einvoice_validate.schematron._saxon.slimmed_text`) or ``full`` (the default for a pack not reviewed)."""
 
+    provided_by: Literal["official", "user"] = "official"
+    """``user``: a pack the user provides in the rules home (:mod:`.user`), never downloaded or copied."""
+    messages: dict[str, RuleText] = {}
+    """A user pack's texts per rule id; a rule without one keeps its SVRL text in both languages."""
+    valid_from: date | None = None
+    """The first day this version is in force (absent: always was). Among the versions a profile lists for a
+    pack, validation runs the one in force on the rules date with the latest ``valid_from``."""
+    valid_until: date | None = None
+    """The last day this version is in force (absent: until further notice)."""
+
     @property
     def key(self) -> str:
         return f"{self.id}@{self.version}"
+
+    def in_force(self, on: date) -> bool:
+        """Whether this version is in force on the day ``on`` (both ends inclusive)."""
+        return (self.valid_from is None or self.valid_from <= on) and (
+            self.valid_until is None or on <= self.valid_until
+        )
+
+    def in_force_text(self) -> str:
+        """The dates in force as people read them: ``from 2026-04-14``, ``from A until B``, ``always``."""
+        parts = [f"from {self.valid_from}"] if self.valid_from is not None else []
+        parts += [f"until {self.valid_until}"] if self.valid_until is not None else []
+        return " ".join(parts) or "always"
 
     @field_validator("files")
     @classmethod
@@ -94,6 +126,12 @@ class Manifest(BaseModel):
             if not parts or rel.startswith("/") or "\\" in rel or ":" in rel or ".." in parts:
                 raise ValueError(f"file {rel!r} is not a plain path inside the pack folder")
         return files
+
+    @model_validator(mode="after")
+    def _dates_in_order(self) -> Manifest:
+        if self.valid_from is not None and self.valid_until is not None and self.valid_until < self.valid_from:
+            raise ValueError(f"valid_until {self.valid_until} is before valid_from {self.valid_from}")
+        return self
 
     @model_validator(mode="after")
     def _sources_cover_the_files(self) -> Manifest:

@@ -35,7 +35,8 @@ stylesheet parameters). The assertions, their tests, ids, flags, locations and t
 :func:`prepare_stylesheet` checks that the number of ``svrl:failed-assert`` and ``svrl:successful-report``
 elements is unchanged, and the tests compare the findings of both versions on corpus files.
 
-``isolate-rule-errors`` (v1, issue 13) wraps the assertions of each rule (in the ISO skeleton the
+``isolate-rule-errors`` (v2; v1 issue 13, v2 issue 15: ISO-skeleton rule variables) wraps the assertions
+of each rule (in the ISO skeleton the
 ``xsl:choose`` of each assert and the ``xsl:if`` of each report in a rule template; in SchXslt the ``xsl:if``
 elements inside a ``schxslt:rule``) in one ``xsl:try``: a dynamic error while evaluating them (FORG0001 on an
 amount "7x", XPTY0004 on a doubled element) no longer stops the whole pack but becomes an ``ev:rule-error``
@@ -46,8 +47,11 @@ the assertions of the rule that reported before the error do not appear twice or
 variables (``let``), which Saxon may evaluate before the first assertion, get the variables moved into that
 ``xsl:try`` (they are read by the rule's assertions only: checked), and each of their assertions its own inner
 ``xsl:try`` (``rollback-output="no"`` where the assertion's output is constant apart from its location, so
-nothing but its test, evaluated before any output, can raise). Errors outside rules (global variables and
-parameters) still stop the pack, as before. One ``xsl:try`` per assertion would lose less on an error (only that
+nothing but its test, evaluated before any output, can raise). ISO-skeleton rules with variables (``let`` as
+``xsl:variable`` children of the rule template, ahead of its assertions: Peppol's line-amount rules) have the
+variables inside the rule's ``xsl:try`` (v2), when nothing after the assertions or in the catch reads them. Errors
+outside rules (global variables and parameters: Peppol's ``$profile`` on a doubled ``cbc:ProfileID``) still stop
+the pack, as before. One ``xsl:try`` per assertion would lose less on an error (only that
 assertion) but cost the CEN and CIUS-RO stylesheets 4-13% per document in our runs of
 ``benchmarks/prepare_steps.py``; one per rule costs nothing measurable (within the runs' noise of about 5%). On
 ``mutations-dev`` the two placements differ by three findings in three files.
@@ -443,6 +447,7 @@ def _isolate_rule_errors(root: etree._Element, per_rule: bool = True, fallback: 
     for parent, members in groups:
         guards = [_assertion_guard(k) for k in members]
         first, last = parent.index(guards[0]), parent.index(guards[-1])
+        first = _with_rule_variables(parent, first, last, members)
         wrapper = _wrap(list(parent)[first : last + 1], rollback=True)
         if not fallback:
             ids = " ".join(_assertion_facts(k)[2] for k in members)
@@ -454,6 +459,29 @@ def _isolate_rule_errors(root: etree._Element, per_rule: bool = True, fallback: 
                 catch.append(deepcopy(node))
         _isolate_each(list(catch.iter(*_KEPT)))
     _isolate_each(inside)
+
+
+def _with_rule_variables(parent: etree._Element, first: int, last: int, members: list[etree._Element]) -> int:
+    """Where the rule's ``xsl:try`` starts: before the rule's variables (ISO skeleton ``let``: ``xsl:variable``
+    children of the rule template, ahead of its assertions; Peppol's line rules compute amounts there, and Saxon may
+    evaluate them before the first assertion), when nothing after the assertions and nothing in the catch (the
+    assertions' locations) reads them; otherwise ``first`` unchanged (an error there stops the pack, as before)."""
+    if parent.tag != _x("template"):
+        return first
+    children = list(parent)
+    variables = [c for c in children[:first] if c.tag == _x("variable")]
+    if not variables:
+        return first
+    start = children.index(variables[0])
+    between = [c for c in children[start:first] if isinstance(c.tag, str)]
+    if any(c.tag != _x("variable") for c in between):
+        return first  # something else runs between the variables and the assertions: leave the shape alone
+    names = {str(v.get("name")) for v in variables}
+    after = [c for c in children[last + 1 :] if isinstance(c.tag, str)]
+    locations = [loc for k in members if (loc := _static_xsl_attribute(k, "location")) is not None]
+    if any(_references(c, names) for c in after + locations):
+        return first
+    return start
 
 
 def _isolate_each(kept_elements: list[etree._Element]) -> None:
@@ -837,7 +865,7 @@ STEPS: tuple[Step, ...] = (
     Step("name-not-used-reports", 1, _name_not_used_reports),
     Step("strip-unused-output", 1, _strip_unused_output),
     Step("guard-absence-tests", 2, _guard_absence_tests),
-    Step("isolate-rule-errors", 1, _isolate_rule_errors),
+    Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
 )
 """Every step, in the order they are applied."""

@@ -146,9 +146,24 @@ class Registry:
 
     def __init__(self, home: Path | None = None, manifests: dict[str, Manifest] | None = None) -> None:
         self.home = Path(home) if home is not None else default_home()
-        self.manifests = manifests if manifests is not None else load_manifests()
+        if manifests is None:
+            # The official manifests this library ships, and the user packs of this rules home (.user).
+            from .user import load_user_manifests
+
+            manifests = dict(load_manifests())
+            for key, manifest in load_user_manifests(self.home).items():
+                if key in manifests or any(
+                    m.id == manifest.id for m in manifests.values() if m.provided_by == "official"
+                ):
+                    raise RulesetError("ruleset.invalid", f"the user pack {key} has the id of an official pack")
+                manifests[key] = manifest
+        self.manifests = manifests
 
     def pack_dir(self, manifest: Manifest) -> Path:
+        if manifest.provided_by == "user":
+            from .user import user_pack_dir
+
+            return user_pack_dir(self.home, manifest)
         return self.home / "packs" / manifest.id / manifest.version
 
     def get(self, key: str) -> InstalledPack:

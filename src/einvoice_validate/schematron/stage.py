@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..findings import Finding, Flag, severity_of_flag
+from ..findings import Finding, Flag, Message, severity_of_flag
 from ..locations import Locator, Place
-from ..messages import catalogue
+from ..messages import Rendered, catalogue, terms_in
 from ..rulesets.registry import InstalledPack
 from .engines import Engine, StylesheetRuntimeError, get_engine
 from .svrl import SvrlError, SvrlEvent, parse_svrl
@@ -35,6 +35,7 @@ class SchematronStage:
         path, checksum = pack.prepared("stylesheet")
         self._stylesheet = (engine or get_engine()).compile(path, checksum)
         self._levels = dict(custom_levels)
+        self._texts = pack.manifest.messages  # a user pack's own texts (official packs: the catalogue)
 
     def run(self, document: object, locator: Locator | None = None) -> list[Finding]:
         """The findings on ``document`` (loaded by the engine); with ``locator`` (on the same document's lxml
@@ -58,7 +59,12 @@ class SchematronStage:
         rule_id = event.id or "UNSPECIFIC"
         flag = _FLAGS.get((event.flag or "").strip().lower(), "error")
         level = self._levels.get(rule_id)
-        rendered = catalogue().render(rule_id, event.text)
+        own = self._texts.get(rule_id)
+        rendered = (
+            Rendered(Message(en=own.en, de=own.de), terms_in(own.en, own.de), None)
+            if own is not None
+            else catalogue().render(rule_id, event.text)
+        )
         return Finding(
             rule_id=rule_id,
             severity=severity_of_flag(level or flag),

@@ -80,11 +80,12 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
     """The ASGI application. Its lifespan starts the pool (every pack compiled before the app answers) and stops it
     (queued and in-flight documents finish first)."""
     settings = settings or ServerSettings()
-    from ..profiles import load_profiles
+    from ..profiles import all_profiles
     from ..rulesets.registry import Registry
 
-    profiles = {p.name for p in load_profiles()}
-    packs = sorted(p.key for p in Registry(settings.rules_home).installed())
+    registry = Registry(settings.rules_home)
+    profiles = {p.name for p in all_profiles(registry.home)}  # the rules home's user profiles too
+    packs = sorted(p.key for p in registry.installed())
     keys = KeyStore(settings.keys_file)
     lockout = Lockout(settings.lockout_failures, settings.lockout_window, settings.lockout_seconds)
     in_flight: dict[str, int] = {}
