@@ -206,6 +206,8 @@ for pack_id, sheet, title in (
 # the versions a profile lists, the one in force on the rules date with the latest start (Manifest.in_force).
 # EN 16931: the "Last update" date in each release's Schematron header for 1.3.15 (2025-10-16) and the release date of
 # validation-1.3.16 (2026-04-14, SOURCES.md). Peppol 2026.5: mandatory from 2026-08-17 (phive-rules valid-from, NOTICE).
+# ZUGFeRD 2.5.2 / Factur-X 1.09.2: effective from 2026-09-01 (SOURCES.md); its profiles pin 2.5.2, so the date is shown
+# (`rulesets list`), not used to choose, until a second release is installed beside it.
 IN_FORCE: dict[str, tuple[str, str | None]] = {
     "en16931-ubl@1.3.15": ("2025-10-16", None),
     "en16931-cii@1.3.15": ("2025-10-16", None),
@@ -214,6 +216,11 @@ IN_FORCE: dict[str, tuple[str, str | None]] = {
     "peppol-bis-cen-ubl@2026.5": ("2026-08-17", None),
     "peppol-bis-ubl@2026.5": ("2026-08-17", None),
     "peppol-bis-sb-ubl@2026.5": ("2026-08-17", None),
+    **{
+        f"zugferd-{p}{kind}@2.5.2": ("2026-09-01", None)
+        for p in ("minimum", "basicwl", "basic", "en16931", "extended")
+        for kind in ("", "-xsd")
+    },
 }
 
 
