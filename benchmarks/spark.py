@@ -145,7 +145,7 @@ def main() -> int:
         f"validate_files, local[{args.cores}]    {spark:8.1f} doc/s   {spark_cpu:6.2f} CPU ms/doc   "
         f"ratio {ratio:.2f} (target >= 0.8); by CPU per document {pool_cpu / spark_cpu:.2f}"
     )
-    print(f"  ({tasks} Spark tasks a pass, half of them only listing the files over the size limit)")
+    print(f"  ({tasks} Spark tasks a pass, one of them only listing the files over the size limit)")
     print(
         f"per core on Spark: {per_core:.1f} doc/s by the clock, {1000 / spark_cpu:.1f} doc/s by CPU (a core of its "
         "own); 10 million invoices, by the clock:"

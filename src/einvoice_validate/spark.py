@@ -271,7 +271,8 @@ def validate_files(
         functools.partial(_validate_batches, column="content", keys=("path",), options=opts), schema
     )
     too_large = (
-        (files if tasks is None else files.coalesce(tasks))
+        # metadata only (binaryFile reads no content for these columns): one task is enough, not one per batch
+        files.coalesce(1)
         .where(F.col("length") > cap)
         .select(
             F.col("path"),
