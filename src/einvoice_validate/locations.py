@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from lxml import etree
 
+from .xpath_text import split_outside
+
 __all__ = ["PREFIXES", "Locator", "Place", "parse_location", "readable_path"]
 
 PREFIXES: dict[str, str] = {
@@ -71,26 +73,8 @@ class Place:
 
 def _split(location: str) -> list[str] | None:
     """The steps of an absolute path, split on the slashes outside ``{}``, ``[]`` and quotes."""
-    steps: list[str] = []
-    depth = 0
-    quote = ""
-    current: list[str] = []
-    for ch in location[1:]:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "/" and depth == 0:
-            steps.append("".join(current))
-            current = []
-            continue
-        current.append(ch)
-    steps.append("".join(current))
-    return None if quote or depth else steps
+    steps, balanced = split_outside(location[1:], "/", "[{", "]}")
+    return steps if balanced else None
 
 
 @lru_cache(maxsize=4096)

@@ -107,6 +107,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import RulesetError
+from ..xpath_text import split_outside
 from .registry import InstalledPack
 
 __all__ = [
@@ -580,26 +581,7 @@ _ALL_ATTRIBUTES = ("@*", "attribute::*", "attribute()", "attribute(*)")
 
 def _split_top(text: str, separators: str) -> list[str]:
     """Split ``text`` at ``separators`` outside brackets, parentheses and string literals."""
-    parts: list[str] = []
-    depth = 0
-    quote = ""
-    current: list[str] = []
-    for ch in text:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch in separators and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(ch)
-    parts.append("".join(current))
-    return parts
+    return split_outside(text, separators, "([", ")]")[0]
 
 
 def _strip_predicates(step: str) -> str:
