@@ -293,6 +293,7 @@ def test_every_parse_detail_has_its_german(data: bytes) -> None:
 
 def _pdf_cases() -> list[bytes]:
     from tests.facturx_pdf import bomb, make_pdf
+    from tests.hostile import GOOD_CII, invoice_body, sbdh
 
     return [
         make_pdf([("other.txt", b"x")]),  # no invoice
@@ -302,6 +303,7 @@ def _pdf_cases() -> list[bytes]:
         make_pdf([("factur-x.xml", bomb(2_000_000))], raw_filter="FlateDecode"),
         make_pdf([("factur-x.xml", b"<a/>")], name_tree_depth=40),
         make_pdf([("ZUGFeRD-invoice.xml", b"<a/>")]),
+        make_pdf([("factur-x.xml", sbdh(invoice_body(GOOD_CII)))]),  # an envelope inside the envelope
     ]
 
 

@@ -94,8 +94,7 @@ def severity_label(severity: Severity, lang: str, plural: bool = False) -> str:
 
 
 _KINDS_DE = {
-    "a PDF file (for ZUGFeRD/Factur-X, validate the XML embedded in it)": "eine PDF-Datei (bei ZUGFeRD/Factur-X "
-    "das darin eingebettete XML prüfen)",
+    "a PDF file": "eine PDF-Datei",
     "a ZIP archive": "ein ZIP-Archiv",
     "a PNG image": "ein PNG-Bild",
     "a JPEG image": "ein JPEG-Bild",
@@ -197,6 +196,10 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
         (
             r"the PDF is encrypted and needs a password.*",
             lambda m: "das PDF ist verschlüsselt und braucht ein Passwort; es kann nicht gelesen werden",
+        ),
+        (
+            r"the PDF's (?P<name>\S+) is itself an envelope \((?P<kind>\w+)\), not an invoice",
+            lambda m: f"die Datei {m['name']} im PDF ist selbst ein Umschlag ({m['kind']}), keine Rechnung",
         ),
         (
             r"the PDF's (?P<what>.+?) is not a stream",
