@@ -48,6 +48,9 @@ class StandIn:
     def stats(self) -> dict[str, int]:
         return {"workers": 1, "alive": 1}
 
+    def worker_pids(self) -> list[int]:
+        return []
+
     async def validate_json(self, data: bytes, *, profile: str | None = None) -> Validated:
         if self.gate is not None:
             await self.gate.wait()
@@ -234,16 +237,21 @@ def test_too_many_in_flight_from_one_client() -> None:
     assert asyncio.run(run()) == [200, 200, 200]
 
 
-def test_health() -> None:
+def test_health_says_only_whether_it_is_ready() -> None:
     r = call(stand_in_app(), "GET", "/v1/health")
-    assert r.status_code == 200
-    body = r.json()
-    assert body["status"] == "ready" and body["version"] and "xrechnung-ubl@2.5.0" in body["packs"]
-    assert body["workers"]["workers"] == 1
+    assert (r.status_code, r.json()) == (200, {"status": "ready"})
     pool = StandIn()
     pool.ready = False
     r = call(create_app(ServerSettings(), pool=pool), "GET", "/v1/health")
-    assert r.status_code == 503 and r.json()["status"] == "not-ready"
+    assert (r.status_code, r.json()) == (503, {"status": "not-ready"})
+
+
+def test_health_details() -> None:
+    r = call(stand_in_app(), "GET", "/v1/health?details")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["status"] == "ready" and body["version"] and "xrechnung-ubl@2.5.0" in body["packs"]
+    assert body["workers"]["workers"] == 1 and body["stopped_workers"] == []
 
 
 def test_one_access_log_line_per_request(caplog: pytest.LogCaptureFixture) -> None:

@@ -64,7 +64,7 @@ class ValidationPool(Protocol):
 
 class Service:
     """What the endpoints read: the settings, the pool, the keys and the lockout, the admission limits, the
-    watchdog, and the phase (``starting``, ``ready``, ``failed``, ``stopping``)."""
+    watchdog, and where the service stands (:attr:`status`)."""
 
     def __init__(self, settings: ServerSettings, pool: ValidationPool | None = None) -> None:
         from ..profiles import all_profiles
@@ -93,8 +93,9 @@ class Service:
             validator_options=settings.validator_options,
         )
         self.watchdog = Watchdog(self.pool.worker_pids, settings.stall_timeout)
-        self.phase = "starting"
-        self.failure: str | None = None
+        self.starting = False  # the lifespan is starting the pool
+        self.stopping = False
+        self.failure: str | None = None  # why the pool could not start
         self.on_failure: Callable[[], None] | None = None  # called when the pool cannot start (serve: exit)
         self.unfinished = 0  # requests cut off by the shutdown
 
@@ -102,10 +103,12 @@ class Service:
     def status(self) -> str:
         """``ready``, or why not: ``starting``, ``degraded`` (a worker stopped or missing), ``not-ready`` (no
         worker alive), ``failed`` (the pool could not start), ``stopping``."""
-        if self.phase != "ready":
-            return self.phase
+        if self.failure is not None:
+            return "failed"
+        if self.stopping:
+            return "stopping"
         if not self.pool.ready:
-            return "not-ready"
+            return "starting" if self.starting else "not-ready"
         stats = self.pool.stats()
         if self.watchdog.degraded or stats.get("alive", 0) < stats.get("workers", 0):
             return "degraded"
@@ -120,10 +123,10 @@ class Service:
             ", ".join(self.settings.prepare) or "every pack",
         )
         progress = asyncio.create_task(self._progress(t0))
+        self.starting = True
         try:
             await asyncio.to_thread(self.pool.start)
         except Exception as exc:
-            self.phase = "failed"
             if isinstance(exc, EInvoiceValidateError):
                 self.failure = f"{exc.code}: {exc.detail}"
                 log.error("the worker pool cannot start: %s", self.failure)
@@ -135,7 +138,7 @@ class Service:
             return
         finally:
             progress.cancel()
-        self.phase = "ready"
+            self.starting = False
         log.info("ready in %.1f s: %d packs, workers %s", time.monotonic() - t0, len(self.packs), self.pool.stats())
 
     async def _progress(self, t0: float) -> None:
@@ -172,10 +175,10 @@ async def validate(request: Request) -> Response:
         checks.authorize(request, service.keys, service.lockout, "invoices")
         checks.check_accept(request)
         profile = checks.check_content(request, service.profiles)
-        if service.phase != "ready":
+        if not service.pool.ready:
             raise Problem(
                 "invoice.busy",
-                f"the server is {service.phase}: its workers are not ready; retry later",
+                f"the server is {service.status}: its workers are not ready; retry later",
                 {"Retry-After": str(max(settings.retry_after, 5))},
             )
         with service.slots.hold(checks.client_of(request)), Share(service.budget) as share:
@@ -247,8 +250,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         grace = service.settings.shutdown_grace
-        if service.phase == "ready":
-            service.phase = "stopping"
+        service.stopping = True
         watching.cancel()
         if not starting.done():  # stopped while starting: let the start end, then close
             await asyncio.wait({starting}, timeout=grace)

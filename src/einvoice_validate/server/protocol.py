@@ -185,7 +185,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         detail = self._refusal or "the request is not valid HTTP/1.1"
-        self._send_and_close("request.unreadable", detail)
+        self._send_and_close("request.invalid", detail)
 
     def _count_head(self, size: int) -> None:
         self._head_bytes += size
@@ -195,7 +195,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _refuse(self, detail: str) -> None:
         self._refusal = detail
-        self._send_and_close("request.unreadable", detail)
+        self._send_and_close("request.invalid", detail)
 
     def _head_too_slow(self) -> None:
         self._head_timer = None
@@ -227,7 +227,7 @@ class GuardedProtocol(HttpToolsProtocol):
             self._head_timer = None
 
 
-_STATUS = {"request.unreadable": 400, "request.too-slow": 408}
+_STATUS = {"request.invalid": 400, "request.too-slow": 408}
 
 
 def guarded_protocol(settings: ServerSettings) -> type[GuardedProtocol]:

@@ -11,6 +11,7 @@ import signal
 from types import FrameType
 
 import uvicorn
+from starlette.applications import Starlette
 
 from ..errors import RulesetError
 from ..rulesets.registry import Registry
@@ -18,7 +19,7 @@ from .app import Service, create_app
 from .protocol import guarded_protocol
 from .settings import ServerSettings, is_loopback
 
-__all__ = ["NotLoopback", "serve"]
+__all__ = ["NotLoopback", "serve", "uvicorn_config"]
 
 log = logging.getLogger("einvoice_validate.server")
 _SPARE_FILES = 256  # files beyond the connections: the pool's pipes, the packs, logs
@@ -59,7 +60,17 @@ def serve(settings: ServerSettings) -> bool:
     _open_files(settings.max_connections + _SPARE_FILES)
     app = create_app(settings)
     service: Service = app.state.service
-    config = uvicorn.Config(
+    config = uvicorn_config(app, settings)
+    server = _Server(config)
+    service.on_failure = lambda: setattr(server, "should_exit", True)
+    server.run()
+    return bool(server.started) and service.failure is None and not service.unfinished
+
+
+def uvicorn_config(app: Starlette, settings: ServerSettings) -> uvicorn.Config:
+    """Uvicorn's configuration for ``app`` with ``settings``: the guarded protocol, the trusted proxies, the
+    keep-alive and shutdown times, no access log or ``Server`` header of its own."""
+    return uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
@@ -70,14 +81,10 @@ def serve(settings: ServerSettings) -> bool:
         server_header=False,
         proxy_headers=bool(settings.forwarded_allow_ips),
         forwarded_allow_ips=list(settings.forwarded_allow_ips) or None,
-        timeout_keep_alive=max(1, round(settings.keep_alive_timeout)),
+        timeout_keep_alive=settings.keep_alive_timeout,  # type: ignore[arg-type]  # a float works (call_later)
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
         backlog=2048,
     )
-    server = _Server(config)
-    service.on_failure = lambda: setattr(server, "should_exit", True)
-    server.run()
-    return bool(server.started) and service.phase != "failed" and not service.unfinished
 
 
 def _open_files(wanted: int) -> None:

@@ -31,8 +31,8 @@ class ServerSettings:
         header_timeout: seconds from a request's first byte until its head (request line and headers) is
             complete: ``408 request.too-slow``, then the connection is closed.
         keep_alive_timeout: seconds an idle connection (a new one, or between two requests) stays open.
-        max_header_bytes: the largest request head (request line and headers): ``400 request.unreadable``.
-        max_headers: the most header lines in one request: ``400 request.unreadable``.
+        max_header_bytes: the largest request head (request line and headers): ``400 request.invalid``.
+        max_headers: the most header lines in one request: ``400 request.invalid``.
         linger_timeout: seconds the server keeps reading (and dropping) the rest of a body it answered early
             (413, 503, 401 …) before it closes, so the client reads the answer instead of a TCP reset.
 
