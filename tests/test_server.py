@@ -8,6 +8,9 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -348,3 +351,22 @@ def test_keys_cli_prints_the_key_once_and_stores_its_checksum(
 def test_serve_refuses_a_public_host_without_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
     assert "loopback only" in capsys.readouterr().err
+
+
+def test_serve_without_packs_says_what_to_install(tmp_path: Path) -> None:
+    """One line naming the command that installs the packs, exit 2 (no traceback), before anything listens."""
+    done = subprocess.run(
+        [sys.executable, "-m", "einvoice_validate", "--home", str(tmp_path), "serve", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ruleset.missing" in lines[0] and "einvoice-validate rulesets install" in lines[0]
+
+
+def test_bad_settings_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--forwarded-allow-ips", "not-an-address"]) == 2
+    assert "does not appear to be an IPv4 or IPv6" in capsys.readouterr().err
