@@ -101,6 +101,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self.body_pending = False  # a request's body is still arriving
         self._in_head = False  # a request's first byte came, its head is not complete
+        self._before_cycle = False  # a request began and has no ASGI cycle yet (its head is not through)
         self._head_began_here = False
         self._head_bytes = 0
         self._headers = 0
@@ -143,6 +144,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._in_head = True
+        self._before_cycle = True
         self._head_began_here = True
         self._head_bytes = 0
         self._headers = 0
@@ -173,6 +175,7 @@ class GuardedProtocol(HttpToolsProtocol):
             self._refusal = "an HTTP/1.1 request needs a Host header (RFC 9112, 3.2)"
             raise _HeadRefused(self._refusal)
         self.body_pending = True
+        self._before_cycle = False
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
@@ -199,6 +202,9 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _head_too_slow(self) -> None:
         self._head_timer = None
+        if self.flow is not None and self.flow.read_paused:  # we stopped reading (pipelining), not the client
+            self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
+            return
         if self._in_head and not self.transport.is_closing():
             self._send_and_close(
                 "request.too-slow", f"the request head did not arrive within {self.limits.header_timeout:g} seconds"
@@ -212,9 +218,11 @@ class GuardedProtocol(HttpToolsProtocol):
         client = self.client[0] if self.client else "-"
         access_log.info('%s "- %s" %d 0 0.0ms key=- code=%s reason=%s', client, path, _STATUS[code], code, detail)
         transport = self._lingering.transport if self._lingering is not None else self.transport
-        if not transport.is_closing():
+        if transport.is_closing():
+            return
+        if self._before_cycle or self.cycle is None or not self.cycle.response_started:  # else it has answered
             transport.write(_answer(code, detail, path))
-            transport.close()
+        transport.close()
 
     def _path(self) -> str:
         url = getattr(self, "url", b"") or b""
