@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from einvoice_validate.errors import WorkerDied
+from einvoice_validate.errors import RulesetError, WorkerDied
 from einvoice_validate.server import ServerSettings, create_app
 from einvoice_validate.server.access import Lockout, create_key
 from einvoice_validate.server.run import uvicorn_config
@@ -378,3 +378,23 @@ def test_watchdog_answers_the_request_a_stopped_worker_holds() -> None:
         worker.kill()
         worker.wait()
     assert process_state(worker.pid) is None
+
+
+class FailingToStart(StandIn):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    def start(self) -> None:
+        raise RulesetError("ruleset.invalid", "a worker process died while compiling the packs (exit -9)")
+
+
+def test_a_pool_that_cannot_start_is_health_failed_and_one_error_line(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO), running(FailingToStart()) as srv:
+        time.sleep(0.3)
+        raw, _ = srv.exchange(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        busy, _ = srv.exchange(post(GOOD, "Connection: close\r\n"))
+    assert answer(raw)[0] == 503 and answer(raw)[2] == {"status": "failed"}
+    assert answer(busy)[1]["retry-after"] and assert_problem(busy, 503, "invoice.busy")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "ruleset.invalid" in errors[0].getMessage() and not errors[0].exc_info
