@@ -96,6 +96,8 @@ class GuardedProtocol(HttpToolsProtocol):
     :func:`guarded_protocol`)."""
 
     limits: ServerSettings = ServerSettings()
+    refused = 0  # connections refused beyond max_connections (per server: guarded_protocol makes a subclass)
+    refusal_logged = float("-inf")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -116,7 +118,13 @@ class GuardedProtocol(HttpToolsProtocol):
             # refused before anything is read or allocated: the client sees the connection closed
             self.transport = transport
             transport.close()
-            log.warning("refused a connection: %d connections are open (max_connections)", len(self.connections))
+            cls = type(self)
+            cls.refused += 1
+            if self.loop.time() - cls.refusal_logged >= 10:  # one line per 10 s under a flood, with the count
+                cls.refusal_logged = self.loop.time()
+                log.warning(
+                    "refused %d connection(s) so far: %d are open (max_connections)", cls.refused, len(self.connections)
+                )
             return
         self._lingering = _Lingering(transport, self)
         super().connection_made(self._lingering)  # type: ignore[arg-type]
