@@ -193,7 +193,7 @@ def test_connections_beyond_the_limit_are_closed_at_once() -> None:
         with srv.connect() as extra:
             t0 = time.monotonic()
             assert read_all(extra, 3) == b""
-            assert time.monotonic() - t0 < 1
+            assert time.monotonic() - t0 < 2
         for s in held:
             s.close()
         time.sleep(0.2)
