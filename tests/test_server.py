@@ -8,6 +8,9 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +50,9 @@ class StandIn:
 
     def stats(self) -> dict[str, int]:
         return {"workers": 1, "alive": 1}
+
+    def worker_pids(self) -> list[int]:
+        return []
 
     async def validate_json(self, data: bytes, *, profile: str | None = None) -> Validated:
         if self.gate is not None:
@@ -234,16 +240,21 @@ def test_too_many_in_flight_from_one_client() -> None:
     assert asyncio.run(run()) == [200, 200, 200]
 
 
-def test_health() -> None:
+def test_health_says_only_whether_it_is_ready() -> None:
     r = call(stand_in_app(), "GET", "/v1/health")
-    assert r.status_code == 200
-    body = r.json()
-    assert body["status"] == "ready" and body["version"] and "xrechnung-ubl@2.5.0" in body["packs"]
-    assert body["workers"]["workers"] == 1
+    assert (r.status_code, r.json()) == (200, {"status": "ready"})
     pool = StandIn()
     pool.ready = False
     r = call(create_app(ServerSettings(), pool=pool), "GET", "/v1/health")
-    assert r.status_code == 503 and r.json()["status"] == "not-ready"
+    assert (r.status_code, r.json()) == (503, {"status": "not-ready"})
+
+
+def test_health_details() -> None:
+    r = call(stand_in_app(), "GET", "/v1/health?details")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["status"] == "ready" and body["version"] and "xrechnung-ubl@2.5.0" in body["packs"]
+    assert body["workers"]["workers"] == 1 and body["stopped_workers"] == []
 
 
 def test_one_access_log_line_per_request(caplog: pytest.LogCaptureFixture) -> None:
@@ -340,3 +351,22 @@ def test_keys_cli_prints_the_key_once_and_stores_its_checksum(
 def test_serve_refuses_a_public_host_without_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--host", "0.0.0.0", "--port", "1"]) == 2
     assert "loopback only" in capsys.readouterr().err
+
+
+def test_serve_without_packs_says_what_to_install(tmp_path: Path) -> None:
+    """One line naming the command that installs the packs, exit 2 (no traceback), before anything listens."""
+    done = subprocess.run(
+        [sys.executable, "-m", "einvoice_validate", "--home", str(tmp_path), "serve", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "ruleset.missing" in lines[0] and "einvoice-validate rulesets install" in lines[0]
+
+
+def test_bad_settings_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--forwarded-allow-ips", "not-an-address"]) == 2
+    assert "does not appear to be an IPv4 or IPv6" in capsys.readouterr().err

@@ -137,6 +137,22 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--max-body-bytes", type=_positive_int, metavar="N", help="largest body (default 100 MiB)")
     srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
     srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
+    srv.add_argument(
+        "--max-connections", type=_positive_int, metavar="N", default=4096, help="connections open at once"
+    )
+    srv.add_argument(
+        "--max-buffered-bytes",
+        type=_positive_int,
+        metavar="N",
+        help="bytes of request bodies held at once, all requests together (default 256 MiB)",
+    )
+    srv.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        default="",
+        help="comma-separated proxies (addresses or networks, '*': any) whose X-Forwarded-For is believed "
+        "(default: none)",
+    )
     srv.add_argument("--document-timeout", type=float, metavar="S", default=120.0, help="seconds per document")
     srv.add_argument(
         "--max-documents",
@@ -540,28 +556,38 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
     try:
         from .server.run import NotLoopback, serve
         from .server.settings import ServerSettings
-    except ImportError as exc:  # pragma: no cover - the [server] extra is missing
+    except ImportError as exc:  # the [server] extra is missing (tests/test_server_extra.py)
         print(
-            f"einvoice-validate: serve needs the server extra (pip install 'einvoice-validate[server]'): {exc}",
+            f"einvoice-validate: serve needs the server extra: pip install 'einvoice-validate[server]' "
+            f"(missing: {exc.name or exc})",
             file=err,
         )
         return EXIT_ERROR
-    settings = ServerSettings(
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        queue_size=args.queue_size,
-        max_body_bytes=args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes,
-        body_timeout=args.body_timeout,
-        max_in_flight_per_client=args.max_in_flight,
-        document_timeout=args.document_timeout,
-        max_documents=_max_documents(args.max_documents, args.engine),
-        keys_file=args.keys,
-        prepare=tuple(args.prepare),
-        xsd_gate=args.xsd_gate,
-        rules_home=args.home,
-        validator_options={"engine": args.engine} if args.engine else {},
-    )
+    defaults = ServerSettings()
+    max_body = args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes
+    try:
+        settings = ServerSettings(
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            queue_size=args.queue_size,
+            max_body_bytes=max_body,
+            max_buffered_bytes=args.max_buffered_bytes or max(defaults.max_buffered_bytes, max_body),
+            max_connections=args.max_connections,
+            forwarded_allow_ips=tuple(a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()),
+            body_timeout=args.body_timeout,
+            max_in_flight_per_client=args.max_in_flight,
+            document_timeout=args.document_timeout,
+            max_documents=_max_documents(args.max_documents, args.engine),
+            keys_file=args.keys,
+            prepare=tuple(args.prepare),
+            xsd_gate=args.xsd_gate,
+            rules_home=args.home,
+            validator_options={"engine": args.engine} if args.engine else {},
+        )
+    except ValueError as exc:
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
     try:
         return EXIT_VALID if serve(settings) else EXIT_ERROR
     except NotLoopback as exc:

@@ -16,7 +16,7 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -123,38 +123,68 @@ class KeyStore:
 
 
 class Lockout:
-    """Invalid keys per address: ``failures`` within ``window`` seconds lock the address for ``seconds``."""
+    """Invalid keys per address: ``failures`` within ``window`` seconds lock the address for ``seconds``.
 
-    def __init__(self, failures: int, window: float, seconds: float) -> None:
+    Constant time per request and bounded memory: one entry per address (the start of its window, its count,
+    the end of its lockout) in a table ordered by last change, so the entries that expired are dropped from its
+    front as new ones come (each at most once). The table holds at most ``max_addresses`` entries. When it is
+    full, the failures of addresses not in it are counted together in one overflow entry: once that one is
+    locked, an invalid key from such an address gets ``429`` instead of ``401``. The lockout is checked before the
+    key only for addresses in the table (:meth:`remaining`), so a full table never refuses a valid key.
+    """
+
+    def __init__(self, failures: int, window: float, seconds: float, max_addresses: int = 100_000) -> None:
         self.failures = failures
         self.window = window
         self.seconds = seconds
-        self._seen: dict[str, deque[float]] = {}
-        self._locked: dict[str, float] = {}
+        self.max_addresses = max_addresses
+        # address -> [window start, count, locked until, last failure], oldest last failure first
+        self._table: OrderedDict[str, list[float]] = OrderedDict()
+        self._overflow = [0.0, 0.0, 0.0, 0.0]
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._table)
 
     def remaining(self, address: str) -> float:
         """Seconds the address stays locked out (0: not locked)."""
-        with self._lock:
-            until = self._locked.get(address)
-            if until is None:
-                return 0.0
-            left = until - time.monotonic()
-            if left <= 0:
-                del self._locked[address]
-                return 0.0
-            return left
-
-    def fail(self, address: str) -> None:
-        """Record an invalid key from ``address`` (locking it once there are too many)."""
         now = time.monotonic()
         with self._lock:
-            seen = self._seen.setdefault(address, deque())
-            seen.append(now)
-            while seen and seen[0] < now - self.window:
-                seen.popleft()
-            if len(seen) >= self.failures:
-                self._locked[address] = now + self.seconds
-                seen.clear()
-            if len(self._seen) > 100_000:  # bounded memory under a flood of addresses
-                self._seen = {a: s for a, s in self._seen.items() if s and s[-1] >= now - self.window}
+            entry = self._table.get(address)
+            return max(0.0, entry[2] - now) if entry is not None else 0.0
+
+    def fail(self, address: str) -> float:
+        """Record an invalid key from ``address``. Returns 0 (answer 401), or the seconds the overflow entry is
+        locked when the table is full and ``address`` is not in it (answer 429 with them)."""
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            entry = self._table.get(address)
+            if entry is None:
+                if len(self._table) >= self.max_addresses:
+                    locked = max(0.0, self._overflow[2] - now)
+                    self._count(self._overflow, now)
+                    return locked
+                entry = self._table[address] = [now, 0.0, 0.0, now]
+            else:
+                self._table.move_to_end(address)
+            self._count(entry, now)
+            return 0.0
+
+    def _count(self, entry: list[float], now: float) -> None:
+        entry[3] = now
+        if now - entry[0] > self.window:  # a new window
+            entry[0], entry[1] = now, 0.0
+        entry[1] += 1
+        if entry[1] >= self.failures:
+            entry[2] = now + self.seconds
+            entry[0], entry[1] = now, 0.0
+
+    def _expire(self, now: float) -> None:
+        keep = max(self.window, self.seconds)  # past it, an entry neither counts nor locks
+        table = self._table
+        while table:
+            address, entry = next(iter(table.items()))
+            if now - entry[3] <= keep:
+                return
+            del table[address]

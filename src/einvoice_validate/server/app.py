@@ -1,10 +1,12 @@
 """The ASGI application: ``POST /v1/invoices/validate``, ``GET /v1/health``, problem documents for every error,
-access keys, the lockout, per-client concurrency, and one access-log line per request.
+and one access-log line per request. The endpoints are module-level functions reading the service's state
+(:class:`Service`, ``request.app.state.service``); the checks a request passes are in :mod:`.checks`.
 
 Built on Starlette (a small, well-kept ASGI toolkit: routing, requests, responses, lifespan; no ORM, no
 templates) and served by uvicorn (:mod:`.run`); :func:`create_app` returns a plain ASGI application, so a user can
 mount it in their own ASGI server instead. Validation runs in the worker pool (:class:`~einvoice_validate.Pool`):
-the event loop only reads bodies and writes answers.
+the event loop only reads bodies and writes answers. The application answers at once: while the pool starts
+(its workers compile the packs), health is ``503 starting`` and a document ``503 invoice.busy``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
@@ -27,15 +29,16 @@ from .. import __version__
 from ..errors import EInvoiceValidateError, PoolBusy
 from ..pool import Pool, Validated
 from ..wire import PROBLEM_MEDIA_TYPE, problem, problem_for_error
+from . import checks
 from .access import KeyStore, Lockout
+from .checks import BodyBudget, ClientGone, ClientSlots, Problem, Share
 from .settings import ServerSettings
+from .watchdog import Watchdog
 
-__all__ = ["VALIDATE_PATH", "create_app"]
+__all__ = ["HEALTH_PATH", "VALIDATE_PATH", "Service", "ValidationPool", "create_app"]
 
 VALIDATE_PATH = "/v1/invoices/validate"
 HEALTH_PATH = "/v1/health"
-_XML_TYPES = ("application/xml", "text/xml", "application/pdf")  # PDF: ZUGFeRD / Factur-X (envelopes/pdf.py)
-_JSON_ACCEPTED = ("*/*", "application/*", "application/json", "application/problem+json")
 _HTTP_CODES = {404: "request.not-found", 405: "request.method-not-allowed"}
 
 access_log = logging.getLogger("einvoice_validate.access")
@@ -54,17 +57,102 @@ class ValidationPool(Protocol):
 
     def stats(self) -> dict[str, int]: ...
 
+    def worker_pids(self) -> list[int]: ...
+
     async def validate_json(self, data: bytes, *, profile: str | None = None) -> Validated: ...
 
 
-class _Problem(Exception):
-    """Answer with a problem document (raised inside a handler)."""
+class Service:
+    """What the endpoints read: the settings, the pool, the keys and the lockout, the admission limits, the
+    watchdog, and where the service stands (:attr:`status`)."""
 
-    def __init__(self, code: str, detail: str, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(code)
-        self.code = code
-        self.detail = detail
-        self.headers = dict(headers or {})
+    def __init__(self, settings: ServerSettings, pool: ValidationPool | None = None) -> None:
+        from ..profiles import all_profiles
+        from ..rulesets.registry import Registry
+
+        self.settings = settings
+        registry = Registry(settings.rules_home)
+        self.profiles = {p.name for p in all_profiles(registry.home)}  # the rules home's user profiles too
+        self.packs = sorted(p.key for p in registry.installed())
+        self.keys = KeyStore(settings.keys_file)
+        self.lockout = Lockout(
+            settings.lockout_failures, settings.lockout_window, settings.lockout_seconds, settings.lockout_max_addresses
+        )
+        self.slots = ClientSlots(settings.max_in_flight_per_client)
+        self.budget = BodyBudget(settings.max_buffered_bytes, settings.retry_after)
+        self.pool: ValidationPool = pool or Pool(
+            workers=settings.workers,
+            queue_size=settings.queue_size,
+            max_documents=settings.max_documents,
+            document_timeout=settings.document_timeout,
+            retry_after=settings.retry_after,
+            prepare=settings.prepare or True,
+            rules_home=settings.rules_home,
+            limits=settings.limits,
+            xsd_gate=settings.xsd_gate,
+            validator_options=settings.validator_options,
+        )
+        self.watchdog = Watchdog(self.pool.worker_pids, settings.stall_timeout)
+        self.starting = False  # the lifespan is starting the pool
+        self.stopping = False
+        self.failure: str | None = None  # why the pool could not start
+        self.on_failure: Callable[[], None] | None = None  # called when the pool cannot start (serve: exit)
+        self.unfinished = 0  # requests cut off by the shutdown
+
+    @property
+    def status(self) -> str:
+        """``ready``, or why not: ``starting``, ``degraded`` (a worker stopped or missing), ``not-ready`` (no
+        worker alive), ``failed`` (the pool could not start), ``stopping``."""
+        if self.failure is not None:
+            return "failed"
+        if self.stopping:
+            return "stopping"
+        if not self.pool.ready:
+            return "starting" if self.starting else "not-ready"
+        stats = self.pool.stats()
+        if self.watchdog.degraded or stats.get("alive", 0) < stats.get("workers", 0):
+            return "degraded"
+        return "ready"
+
+    async def start(self) -> None:
+        """Start the pool in a thread (the server answers meanwhile), logging progress every 5 seconds."""
+        t0 = time.monotonic()
+        log.info(
+            "starting the worker pool: %s; compiling %s",
+            self.pool.stats(),
+            ", ".join(self.settings.prepare) or "every pack",
+        )
+        progress = asyncio.create_task(self._progress(t0))
+        self.starting = True
+        try:
+            await asyncio.to_thread(self.pool.start)
+        except Exception as exc:
+            if isinstance(exc, EInvoiceValidateError):
+                self.failure = f"{exc.code}: {exc.detail}"
+                log.error("the worker pool cannot start: %s", self.failure)
+            else:
+                self.failure = f"{type(exc).__name__}: {exc}"
+                log.exception("the worker pool cannot start")
+            if self.on_failure is not None:
+                self.on_failure()
+            return
+        finally:
+            progress.cancel()
+            self.starting = False
+        log.info("ready in %.1f s: %d packs, workers %s", time.monotonic() - t0, len(self.packs), self.pool.stats())
+
+    async def _progress(self, t0: float) -> None:
+        while True:
+            await asyncio.sleep(5)
+            log.info(
+                "still starting after %.0f s: the workers compile the packs (health says 503 meanwhile)",
+                time.monotonic() - t0,
+            )
+
+
+def _service(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
 
 
 def _problem_response(doc: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -76,177 +164,102 @@ def _answer(request: Request, code: str, detail: str, headers: Mapping[str, str]
     return _problem_response(problem(code, detail, request.url.path), headers)
 
 
-def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool | None = None) -> Starlette:
-    """The ASGI application. Its lifespan starts the pool (every pack compiled before the app answers) and stops it
-    (queued and in-flight documents finish first)."""
-    settings = settings or ServerSettings()
-    from ..profiles import all_profiles
-    from ..rulesets.registry import Registry
+# --- the endpoints ----------------------------------------------------------------------------------------------
 
-    registry = Registry(settings.rules_home)
-    profiles = {p.name for p in all_profiles(registry.home)}  # the rules home's user profiles too
-    packs = sorted(p.key for p in registry.installed())
-    keys = KeyStore(settings.keys_file)
-    lockout = Lockout(settings.lockout_failures, settings.lockout_window, settings.lockout_seconds)
-    in_flight: dict[str, int] = {}
-    the_pool: ValidationPool = pool or Pool(
-        workers=settings.workers,
-        queue_size=settings.queue_size,
-        max_documents=settings.max_documents,
-        document_timeout=settings.document_timeout,
-        retry_after=settings.retry_after,
-        prepare=settings.prepare or True,
-        rules_home=settings.rules_home,
-        limits=settings.limits,
-        xsd_gate=settings.xsd_gate,
-        validator_options=settings.validator_options,
-    )
-    state = {"stopping": False}
 
-    def client_of(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
-
-    def authorize(request: Request, permission: str) -> None:
-        if not keys.enabled:
-            return
-        address = client_of(request)
-        left = lockout.remaining(address)
-        if left > 0:
-            raise _Problem(
-                "auth.too-many-failures",
-                "too many invalid API keys from this address; wait before trying again",
-                {"Retry-After": str(max(1, round(left)))},
+async def validate(request: Request) -> Response:
+    """``POST /v1/invoices/validate``: the report of the body's document, or a problem document."""
+    service = _service(request)
+    settings = service.settings
+    try:
+        checks.authorize(request, service.keys, service.lockout, "invoices")
+        checks.check_accept(request)
+        profile = checks.check_content(request, service.profiles)
+        if not service.pool.ready:
+            raise Problem(
+                "invoice.busy",
+                f"the server is {service.status}: its workers are not ready; retry later",
+                {"Retry-After": str(max(settings.retry_after, 5))},
             )
-        presented = request.headers.get("x-api-key")
-        auth = request.headers.get("authorization")
-        if presented is None and auth is not None and auth[:7].lower() == "bearer ":
-            presented = auth[7:].strip()
-        entry = keys.check(presented)
-        if entry is None:
-            lockout.fail(address)
-            raise _Problem("auth.invalid-api-key", "a valid API key is required (Authorization: Bearer or X-API-Key)")
-        request.state.key = entry.id
-        if entry.permission != permission:
-            raise _Problem("auth.insufficient-scope", f"this API key lacks the permission {permission!r}")
-
-    def check_accept(request: Request) -> None:
-        accept = request.headers.get("accept")
-        if accept is None:
-            return
-        for item in accept.split(","):
-            media, _, params = item.strip().partition(";")
-            q = 1.0
-            for param in params.split(";"):
-                name, _, value = param.strip().partition("=")
-                if name.strip() == "q":
-                    with contextlib.suppress(ValueError):
-                        q = float(value)
-            if media.strip().lower() in _JSON_ACCEPTED and q > 0:
-                return
-        raise _Problem("request.not-acceptable", "the answers are JSON (application/json, application/problem+json)")
-
-    async def read_body(request: Request) -> bytes:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > settings.max_body_bytes:
-            raise _Problem("request.too-large", f"the body is larger than {settings.max_body_bytes} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        try:
-            async with asyncio.timeout(settings.body_timeout):
-                async for chunk in request.stream():
-                    size += len(chunk)
-                    if size > settings.max_body_bytes:  # stop reading at the limit
-                        raise _Problem("request.too-large", f"the body is larger than {settings.max_body_bytes} bytes")
-                    chunks.append(chunk)
-        except TimeoutError:
-            raise _Problem(
-                "request.too-slow", f"the body did not arrive within {settings.body_timeout:g} seconds"
-            ) from None
-        return b"".join(chunks)
-
-    async def validate(request: Request) -> Response:
-        try:
-            authorize(request, "invoices")
-            check_accept(request)
-            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if media not in _XML_TYPES:
-                wanted = " or ".join(_XML_TYPES)
-                raise _Problem(
-                    "request.unsupported-media-type",
-                    f"the body must be the invoice XML or a ZUGFeRD / Factur-X PDF (Content-Type: {wanted}), "
-                    f"not {media or 'none'}",
-                )
-            profile = request.query_params.get("profile")
-            unknown = set(request.query_params) - {"profile"}
-            if unknown:
-                raise _Problem("request.invalid-parameter", f"unknown parameter(s): {', '.join(sorted(unknown))}")
-            if profile is not None and profile not in profiles:
-                raise _Problem(
-                    "request.invalid-parameter", f"unknown profile {profile}; known: {', '.join(sorted(profiles))}"
-                )
-            client = client_of(request)
-            if in_flight.get(client, 0) >= settings.max_in_flight_per_client:
-                raise _Problem(
-                    "rate-limit.concurrency",
-                    f"at most {settings.max_in_flight_per_client} requests of one client may be in flight",
-                    {"Retry-After": "1"},
-                )
-            in_flight[client] = in_flight.get(client, 0) + 1
+        with service.slots.hold(checks.client_of(request)), Share(service.budget) as share:
+            body = await checks.read_body(request, share, settings.max_body_bytes, settings.body_timeout)
             try:
-                body = await read_body(request)
-                try:
-                    validated = await the_pool.validate_json(body, profile=profile)
-                except PoolBusy as exc:
-                    raise _Problem(exc.code, exc.detail, {"Retry-After": str(exc.retry_after)}) from None
-            finally:
-                in_flight[client] -= 1
-                if not in_flight[client]:
-                    del in_flight[client]
-        except _Problem as p:
-            return _answer(request, p.code, p.detail, p.headers)
-        except EInvoiceValidateError as exc:
-            doc = problem_for_error(exc, request.url.path)
-            if doc["code"] != exc.code or exc.reason is not None:
-                log.warning("%s %s: %s (%s) %s", request.method, request.url.path, exc.code, exc.reason, exc.detail)
-            request.state.code = doc["code"]
-            return _problem_response(doc)
-        headers = {"X-Document-SHA256": validated.sha256 or ""}
-        return Response(validated.report_json, media_type="application/json", headers=headers)
+                validated = await service.watchdog.guard(service.pool.validate_json(body, profile=profile))
+            except PoolBusy as exc:
+                raise Problem(exc.code, exc.detail, {"Retry-After": str(exc.retry_after)}) from None
+    except Problem as p:
+        return _answer(request, p.code, p.detail, p.headers)
+    except EInvoiceValidateError as exc:
+        doc = problem_for_error(exc, request.url.path)
+        if doc["code"] != exc.code or exc.reason is not None:
+            log.warning("%s %s: %s (%s) %s", request.method, request.url.path, exc.code, exc.reason, exc.detail)
+        request.state.code = doc["code"]
+        return _problem_response(doc)
+    except asyncio.CancelledError:
+        service.unfinished += 1  # the shutdown's grace ran out
+        raise
+    headers = {"X-Document-SHA256": validated.sha256 or ""}
+    return Response(validated.report_json, media_type="application/json", headers=headers)
 
-    async def health(request: Request) -> Response:
-        ready = the_pool.ready and not state["stopping"]
-        body = {
-            "status": "ready" if ready else ("stopping" if state["stopping"] else "not-ready"),
-            "version": __version__,
-            "packs": packs,
-            "workers": the_pool.stats(),
-        }
-        return JSONResponse(body, status_code=200 if ready else 503)
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        code = _HTTP_CODES.get(exc.status_code, "request.not-found" if exc.status_code == 404 else "server.error")
-        detail = {
-            404: f"there is no endpoint {request.url.path}",
-            405: f"{request.method} is not allowed on {request.url.path}",
-        }.get(exc.status_code, exc.detail)
-        return _answer(request, code, detail, exc.headers)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return _answer(request, "server.error", "an unexpected fault; retry later")
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await asyncio.to_thread(the_pool.start)
-        log.info("ready: %d packs, workers %s", len(packs), the_pool.stats())
+async def health(request: Request) -> Response:
+    """``GET /v1/health``: ``{"status"}``, 200 when ready, else 503. ``?details`` adds the version, the packs and
+    the worker counters (with keys configured: for an ``admin`` key only)."""
+    service = _service(request)
+    status = service.status
+    body: dict[str, Any] = {"status": status}
+    if "details" in request.query_params:
         try:
-            yield
-        finally:
-            state["stopping"] = True
-            await asyncio.to_thread(the_pool.close, settings.shutdown_grace)
-            log.info("stopped: the pool is closed (%s)", the_pool.stats())
+            checks.authorize(request, service.keys, service.lockout, "admin")
+        except Problem as p:
+            return _answer(request, p.code, p.detail, p.headers)
+        body |= {
+            "version": __version__,
+            "packs": service.packs,
+            "workers": service.pool.stats(),
+            "stopped_workers": sorted(service.watchdog.stopped),
+        }
+        if service.failure is not None:
+            body["failure"] = service.failure
+    return JSONResponse(body, status_code=200 if status == "ready" else 503)
 
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "server.error")
+    detail = {
+        404: f"there is no endpoint {request.url.path}",
+        405: f"{request.method} is not allowed on {request.url.path}",
+    }.get(exc.status_code, exc.detail)
+    return _answer(request, code, detail, exc.headers)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return _answer(request, "server.error", "an unexpected fault; retry later")
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Start the pool in the background (the server listens at once) and the watchdog; on shutdown, stop the
+    pool (queued and in-flight documents finish first)."""
+    service: Service = app.state.service
+    starting = asyncio.create_task(service.start())
+    watching = asyncio.create_task(service.watchdog.run())
+    try:
+        yield
+    finally:
+        grace = service.settings.shutdown_grace
+        service.stopping = True
+        watching.cancel()
+        if not starting.done():  # stopped while starting: let the start end, then close
+            await asyncio.wait({starting}, timeout=grace)
+        await asyncio.to_thread(service.pool.close, grace)
+        log.info("stopped: the pool is closed (%s)", service.pool.stats())
+
+
+def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool | None = None) -> Starlette:
+    """The ASGI application; its lifespan starts the pool without delaying the server and stops it."""
     app = Starlette(
         routes=[
             Route(VALIDATE_PATH, validate, methods=["POST"]),
@@ -255,12 +268,15 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
         exception_handlers={HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,
     )
+    app.router.redirect_slashes = False  # no redirect built from the Host header: 404
+    app.state.service = Service(settings or ServerSettings(), pool)
     app.add_middleware(AccessLog)
     return app
 
 
 class AccessLog:
-    """One line per request: client, method, path, status, bytes, milliseconds, key id, problem code."""
+    """One line per request: client, method, path, status, bytes, milliseconds, key id, problem code, and why a
+    request got no answer (the client went away)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -272,6 +288,7 @@ class AccessLog:
         start = time.perf_counter()
         status = 0
         size = 0
+        reason = ""
 
         async def sending(message: Message) -> None:
             nonlocal status, size
@@ -283,11 +300,13 @@ class AccessLog:
 
         try:
             await self.app(scope, receive, sending)
+        except ClientGone as gone:  # nothing to answer: the line says why
+            reason = f" reason={gone.reason!r}"
         finally:
             st = scope.get("state") or {}
             client = scope.get("client")
             access_log.info(
-                '%s "%s %s" %d %d %.1fms key=%s code=%s',
+                '%s "%s %s" %d %d %.1fms key=%s code=%s%s',
                 client[0] if client else "-",
                 scope["method"],
                 scope["path"],
@@ -296,4 +315,5 @@ class AccessLog:
                 (time.perf_counter() - start) * 1000,
                 st.get("key", "-"),
                 st.get("code", "-"),
+                reason,
             )

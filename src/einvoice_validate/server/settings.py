@@ -11,6 +11,8 @@ from ..limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["ServerSettings", "is_loopback"]
 
+_MIB = 1024 * 1024
+
 
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
@@ -21,15 +23,45 @@ class ServerSettings:
         workers: worker processes validating (default: one per core).
         queue_size: documents that may wait for a worker; beyond it ``503 invoice.busy`` (default 8 per worker).
         retry_after: seconds in ``Retry-After`` of a busy answer (503); a lockout (429) sends its remaining time.
+
+        The connection (enforced by the HTTP protocol, :mod:`.protocol`, before any request reaches the
+        application):
+
+        max_connections: connections open at once; one more is closed at once, before anything is read.
+        header_timeout: seconds from a request's first byte until its head (request line and headers) is
+            complete: ``408 request.too-slow``, then the connection is closed.
+        keep_alive_timeout: seconds an idle connection (a new one, or between two requests) stays open.
+        max_header_bytes: the largest request head (request line and headers): ``400 request.invalid``.
+        max_headers: the most header lines in one request: ``400 request.invalid``.
+        linger_timeout: seconds the server keeps reading (and dropping) the rest of a body it answered early
+            (413, 503, 401 …) before it closes, so the client reads the answer instead of a TCP reset.
+
+        The request (enforced by the application, :mod:`.checks`):
+
         max_body_bytes: the largest request body; reading stops there: ``413 request.too-large``
             (default: ``limits.max_document_bytes``, 100 MiB).
+        max_buffered_bytes: bytes of request bodies held at once by all requests together, from the first byte
+            read until the answer (a body announced by ``Content-Length`` reserves its length before it is read);
+            beyond it ``503 invoice.busy`` with ``Retry-After`` (default 256 MiB, at least ``max_body_bytes``).
         body_timeout: seconds to receive the whole body: ``408 request.too-slow`` (default 30).
         max_in_flight_per_client: requests one client (address) may have in flight at once: beyond it
             ``429 rate-limit.concurrency`` (default 32).
+        forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed
+            (addresses or networks; ``"*"``: any). Empty (the default): none, the client is the peer address.
+            The lockout and ``max_in_flight_per_client`` count by that client address.
         lockout_failures, lockout_window, lockout_seconds: after this many invalid keys from one address within
             ``lockout_window`` seconds, that address gets ``429 auth.too-many-failures`` for ``lockout_seconds``
             (defaults 10, 60 s, 60 s: "the caller waits one minute").
+        lockout_max_addresses: addresses the lockout remembers at once (default 100,000). When full, an address
+            not yet in the table is not counted until entries expire: it is never locked out for that, and a
+            client presenting a valid key is never refused by the table's size.
+
+        The workers:
+
         document_timeout: seconds a worker may spend on one document before it is stopped (``500 server.error``).
+        stall_timeout: a worker process that cannot run (stopped: SIGSTOP, a debugger, a frozen cgroup) for this
+            many seconds: the requests it may hold are answered ``500 server.error``, and health says
+            ``degraded`` (503) until it runs again (default 10).
         max_documents: a worker is replaced after this many documents (bounds the SaxonC heap's growth).
         shutdown_grace: seconds in-flight requests get to finish after SIGTERM.
         keys_file: the access keys (checksums only); None: no keys, loopback only.
@@ -44,13 +76,26 @@ class ServerSettings:
     workers: int | None = None
     queue_size: int | None = None
     retry_after: int = 1
+    # the connection
+    max_connections: int = 4096
+    header_timeout: float = 10.0
+    keep_alive_timeout: float = 5.0
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
+    linger_timeout: float = 30.0
+    # the request
     max_body_bytes: int = DEFAULT_LIMITS.max_document_bytes
+    max_buffered_bytes: int = 256 * _MIB
     body_timeout: float = 30.0
     max_in_flight_per_client: int = 32
+    forwarded_allow_ips: tuple[str, ...] = ()
     lockout_failures: int = 10
     lockout_window: float = 60.0
     lockout_seconds: float = 60.0
+    lockout_max_addresses: int = 100_000
+    # the workers
     document_timeout: float = 120.0
+    stall_timeout: float = 10.0
     max_documents: int = 5_000
     shutdown_grace: float = 30.0
     keys_file: Path | None = None
@@ -59,6 +104,31 @@ class ServerSettings:
     xsd_gate: bool = False
     rules_home: Path | None = None
     validator_options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        positive = {
+            "max_connections": self.max_connections,
+            "header_timeout": self.header_timeout,
+            "keep_alive_timeout": self.keep_alive_timeout,
+            "max_header_bytes": self.max_header_bytes,
+            "max_headers": self.max_headers,
+            "max_body_bytes": self.max_body_bytes,
+            "body_timeout": self.body_timeout,
+            "max_in_flight_per_client": self.max_in_flight_per_client,
+            "lockout_max_addresses": self.lockout_max_addresses,
+            "stall_timeout": self.stall_timeout,
+        }
+        for name, value in positive.items():
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, not {value}")
+        if self.max_buffered_bytes < self.max_body_bytes:
+            raise ValueError(
+                f"max_buffered_bytes ({self.max_buffered_bytes}) must be at least max_body_bytes "
+                f"({self.max_body_bytes}): else a body at the limit could never be taken"
+            )
+        for entry in self.forwarded_allow_ips:
+            if entry != "*":
+                ipaddress.ip_network(entry, strict=False)  # ValueError for anything else
 
 
 def is_loopback(host: str) -> bool:

@@ -1,0 +1,251 @@
+"""The HTTP/1.1 connection limits uvicorn does not have, on uvicorn's own protocol (``httptools``, llhttp's parser):
+connections open at once, the time to receive a request head, an idle connection's life, the size and count of
+headers, ``Host`` and the HTTP version, and a lingering close so a client still sending a body it was answered
+early for reads the answer instead of a TCP reset. Errors found here are problem documents too.
+
+Uvicorn takes this class as its ``http`` protocol (``uvicorn.Config(http=guarded_protocol(settings))``, a
+documented extension point); everything else (parsing, pipelining, flow control, keep-alive, the ASGI cycle) stays
+uvicorn's. Why uvicorn with these additions rather than another server: see the README's "Running as a service".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from ..wire import PROBLEM_MEDIA_TYPE, problem
+from .settings import ServerSettings
+
+__all__ = ["guarded_protocol"]
+
+log = logging.getLogger("einvoice_validate.server")
+access_log = logging.getLogger("einvoice_validate.access")
+
+
+class _HeadRefused(Exception):
+    """The request head breaks a limit (raised inside a parser callback: the parser stops there)."""
+
+
+def _answer(status_code: str, detail: str, path: str, extra: bytes = b"") -> bytes:
+    doc = problem(status_code, detail, path)
+    body = json.dumps(doc, separators=(",", ":")).encode()
+    reason = doc["title"].encode()
+    return (
+        b"HTTP/1.1 %d %s\r\ncontent-type: %s\r\ncontent-length: %d\r\nconnection: close\r\n%s\r\n"
+        % (doc["status"], reason, PROBLEM_MEDIA_TYPE.encode(), len(body), extra)
+    ) + body
+
+
+class _Lingering:
+    """The connection's transport, whose ``close()`` waits while the client is still sending a request body the
+    application answered early: the rest is read and dropped (uvicorn's parser discards a body once its
+    response is complete) until the body ends or ``linger_timeout`` passes, then the connection closes."""
+
+    __slots__ = ("_closing", "_protocol", "_timer", "transport")
+
+    def __init__(self, transport: asyncio.Transport, protocol: GuardedProtocol) -> None:
+        self.transport = transport
+        self._protocol = protocol
+        self._closing = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        protocol = self._protocol
+        if not protocol.body_pending or self.transport.is_closing():
+            self.transport.close()
+            return
+        self.transport.resume_reading()  # the parser drops the rest of the body
+        self._timer = asyncio.get_running_loop().call_later(protocol.limits.linger_timeout, self.transport.close)
+
+    def finish(self) -> None:
+        """The body ended: close now if a close was asked for."""
+        if self._closing and not self.transport.is_closing():
+            if self._timer is not None:
+                self._timer.cancel()
+            self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self._closing or self.transport.is_closing()
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.transport.write(data)
+
+    def pause_reading(self) -> None:
+        if not self._closing:
+            self.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self.transport.resume_reading()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self.transport.get_extra_info(name, default)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """Uvicorn's httptools protocol with the limits of :class:`ServerSettings` (``limits``, set per server by
+    :func:`guarded_protocol`)."""
+
+    limits: ServerSettings = ServerSettings()
+    refused = 0  # connections refused beyond max_connections (per server: guarded_protocol makes a subclass)
+    refusal_logged = float("-inf")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.body_pending = False  # a request's body is still arriving
+        self._in_head = False  # a request's first byte came, its head is not complete
+        self._before_cycle = False  # a request began and has no ASGI cycle yet (its head is not through)
+        self._head_began_here = False
+        self._head_bytes = 0
+        self._headers = 0
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._refusal: str | None = None
+        self._lingering: _Lingering | None = None
+
+    # --- the connection -----------------------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if len(self.connections) >= self.limits.max_connections:
+            # refused before anything is read or allocated: the client sees the connection closed
+            self.transport = transport
+            transport.close()
+            cls = type(self)
+            cls.refused += 1
+            if self.loop.time() - cls.refusal_logged >= 10:  # one line per 10 s under a flood, with the count
+                cls.refusal_logged = self.loop.time()
+                log.warning(
+                    "refused %d connection(s) so far: %d are open (max_connections)", cls.refused, len(self.connections)
+                )
+            return
+        self._lingering = _Lingering(transport, self)
+        super().connection_made(self._lingering)  # type: ignore[arg-type]
+        # a new connection is idle until its first byte: uvicorn's keep-alive timer closes it if none comes
+        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head_timer()
+        if self._lingering is None:  # refused in connection_made
+            return
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        began_before = self._in_head
+        self._head_began_here = False
+        super().data_received(data)
+        if self._in_head and began_before and not self._head_began_here and not self.transport.is_closing():
+            # all of this chunk belongs to a head that is still not complete (llhttp keeps a partial line)
+            self._head_bytes += len(data)
+            if self._head_bytes > self.limits.max_header_bytes:
+                self._refuse(f"the request head is larger than {self.limits.max_header_bytes} bytes")
+
+    # --- the parser's callbacks ---------------------------------------------------------------------------
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head = True
+        self._before_cycle = True
+        self._head_began_here = True
+        self._head_bytes = 0
+        self._headers = 0
+        self._refusal = None
+        self._cancel_head_timer()
+        self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        self._count_head(len(url))
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._headers += 1
+        if self._headers > self.limits.max_headers:
+            self._refusal = f"the request has more than {self.limits.max_headers} header lines"
+            raise _HeadRefused(self._refusal)
+        self._count_head(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._cancel_head_timer()
+        version = self.parser.get_http_version()
+        if version not in ("1.0", "1.1"):
+            self._refusal = f"HTTP/{version} is not served; send HTTP/1.1"
+            raise _HeadRefused(self._refusal)
+        if version == "1.1" and not any(name == b"host" for name, _ in self.headers):
+            self._refusal = "an HTTP/1.1 request needs a Host header (RFC 9112, 3.2)"
+            raise _HeadRefused(self._refusal)
+        self.body_pending = True
+        self._before_cycle = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self.body_pending = False
+        super().on_message_complete()
+        if self._lingering is not None:
+            self._lingering.finish()
+
+    # --- answers of the protocol itself -------------------------------------------------------------------
+
+    def send_400_response(self, msg: str) -> None:
+        detail = self._refusal or "the request is not valid HTTP/1.1"
+        self._send_and_close("request.invalid", detail)
+
+    def _count_head(self, size: int) -> None:
+        self._head_bytes += size
+        if self._head_bytes > self.limits.max_header_bytes:
+            self._refusal = f"the request head is larger than {self.limits.max_header_bytes} bytes"
+            raise _HeadRefused(self._refusal)
+
+    def _refuse(self, detail: str) -> None:
+        self._refusal = detail
+        self._send_and_close("request.invalid", detail)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.flow is not None and self.flow.read_paused:  # we stopped reading (pipelining), not the client
+            self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
+            return
+        if self._in_head and not self.transport.is_closing():
+            self._send_and_close(
+                "request.too-slow", f"the request head did not arrive within {self.limits.header_timeout:g} seconds"
+            )
+
+    def _send_and_close(self, code: str, detail: str) -> None:
+        self._cancel_head_timer()
+        self._in_head = False
+        self.body_pending = False
+        path = self._path()
+        client = self.client[0] if self.client else "-"
+        access_log.info('%s "- %s" %d 0 0.0ms key=- code=%s reason=%s', client, path, _STATUS[code], code, detail)
+        transport = self._lingering.transport if self._lingering is not None else self.transport
+        if transport.is_closing():
+            return
+        if self._before_cycle or self.cycle is None or not self.cycle.response_started:  # else it has answered
+            transport.write(_answer(code, detail, path))
+        transport.close()
+
+    def _path(self) -> str:
+        url = getattr(self, "url", b"") or b""
+        path = url.split(b"?", 1)[0][:200].decode("ascii", "replace")
+        return path if path.startswith("/") else "/"
+
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+
+_STATUS = {"request.invalid": 400, "request.too-slow": 408}
+
+
+def guarded_protocol(settings: ServerSettings) -> type[GuardedProtocol]:
+    """The protocol class for uvicorn with ``settings``' connection limits."""
+    return type("GuardedProtocol", (GuardedProtocol,), {"limits": settings})

@@ -1,0 +1,400 @@
+"""The server's limits on what a client sends, over real sockets: uvicorn with the guarded protocol
+(:mod:`einvoice_validate.server.protocol`) in a thread of this process, the application in front of a stand-in
+pool, and limits shortened so each case takes well under a second or two.
+
+Connection: the head timeout (408), an idle connection closed, the head's size and header count, ``Host`` and the
+HTTP version (400 problem documents), connections beyond ``max_connections`` closed at once, a body answered
+early and drained instead of a reset. Request: the budget of buffered bodies (503 with ``Retry-After``),
+``Content-Encoding`` (415), no redirect from ``Host`` (404), a client that goes away mid-body (one INFO line, no
+traceback), trusted proxies (none by default). The lockout's and the watchdog's bookkeeping are tested on
+their own (a stopped process stands for a stuck worker)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from einvoice_validate.errors import RulesetError, WorkerDied
+from einvoice_validate.server import ServerSettings, create_app
+from einvoice_validate.server.access import Lockout, create_key
+from einvoice_validate.server.run import uvicorn_config
+from einvoice_validate.server.watchdog import Watchdog, process_state
+from tests.test_server import GOOD, StandIn
+
+VALIDATE = "/v1/invoices/validate"
+QUICK = {"header_timeout": 0.5, "keep_alive_timeout": 0.5, "max_header_bytes": 4096, "max_headers": 20}
+
+
+class Running:
+    def __init__(self, server: uvicorn.Server, port: int, pool: StandIn) -> None:
+        self.server = server
+        self.port = port
+        self.pool = pool
+
+    def connect(self, source: str | None = None) -> socket.socket:
+        return socket.create_connection(
+            ("127.0.0.1", self.port), timeout=5, source_address=(source, 0) if source else None
+        )
+
+    def exchange(self, data: bytes, *, source: str | None = None, wait: float = 5) -> tuple[bytes, float]:
+        """Send ``data``, read until the server closes (or ``wait`` seconds); the bytes read and the seconds taken."""
+        with self.connect(source) as s:
+            t0 = time.monotonic()
+            s.sendall(data)
+            return read_all(s, wait), time.monotonic() - t0
+
+
+def read_all(s: socket.socket, wait: float) -> bytes:
+    s.settimeout(wait)
+    out = b""
+    try:
+        while chunk := s.recv(65536):
+            out += chunk
+    except TimeoutError:
+        pass
+    return out
+
+
+@contextmanager
+def running(pool: StandIn | None = None, **settings: Any) -> Iterator[Running]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    pool = pool or StandIn()
+    values = {**QUICK, **settings}
+    config = ServerSettings(port=port, **values)
+    server = uvicorn.Server(uvicorn_config(create_app(config, pool=pool), config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield Running(server, port, pool)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def answer(raw: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, json.loads(body) if body else {}
+
+
+def assert_problem(raw: bytes, status: int, code: str) -> dict[str, Any]:
+    got, headers, doc = answer(raw)
+    assert (got, doc.get("code")) == (status, code), raw[:300]
+    assert headers["content-type"] == "application/problem+json" and doc["status"] == status
+    return doc
+
+
+def post(body: bytes, extra: str = "", length: int | None = None) -> bytes:
+    size = len(body) if length is None else length
+    return (
+        f"POST {VALIDATE} HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n{extra}Content-Length: {size}\r\n\r\n"
+    ).encode() + body
+
+
+# --- the connection ---------------------------------------------------------------------------------------------
+
+
+def test_a_head_that_does_not_finish_is_408_within_the_header_timeout() -> None:
+    with running() as srv:
+        raw, took = srv.exchange(b"POST /v1/invoices/validate HTTP/1.1\r\nHost: x\r\n")
+    assert_problem(raw, 408, "request.too-slow")
+    assert 0.4 < took < 3
+
+
+def test_an_idle_connection_is_closed_after_the_keep_alive_time() -> None:
+    with running() as srv, srv.connect() as s:
+        t0 = time.monotonic()
+        assert read_all(s, 5) == b""  # closed, nothing said
+        assert time.monotonic() - t0 < 3
+        # and between two requests as well
+        with srv.connect() as again:
+            again.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert answer(read_all(again, 3))[0] == 200
+
+
+@pytest.mark.parametrize(
+    ("head", "words"),
+    [
+        ("X-Big: " + "a" * 8000 + "\r\n", "larger than 4096 bytes"),
+        ("".join(f"X-H{i}: v\r\n" for i in range(30)), "more than 20 header lines"),
+    ],
+)
+def test_head_limits(head: str, words: str) -> None:
+    with running() as srv:
+        raw, _ = srv.exchange(f"GET /v1/health HTTP/1.1\r\nHost: x\r\n{head}\r\n".encode())
+    assert words in assert_problem(raw, 400, "request.invalid")["detail"]
+
+
+def test_a_head_sent_in_pieces_is_bounded_too() -> None:
+    with running() as srv, srv.connect() as s:
+        s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        time.sleep(0.05)
+        for _ in range(3):
+            s.sendall(b"a" * 3000)
+            time.sleep(0.05)
+        assert "larger than 4096" in assert_problem(read_all(s, 3), 400, "request.invalid")["detail"]
+
+
+def test_a_second_request_on_a_connection_is_held_to_the_same_limits() -> None:
+    with running() as srv, srv.connect() as s:
+        s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200 ")
+        s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 8000 + b"\r\n\r\n")
+        assert_problem(read_all(s, 3), 400, "request.invalid")
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "words"),
+    [
+        (b"GET /v1/health HTTP/1.1\r\n\r\n", "Host header"),
+        (b"GET /v1/health\r\n\r\n", "HTTP/0.9"),
+        (b"GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "not valid HTTP"),
+        (b"\x00\x01garbage\r\n\r\n", "not valid HTTP"),
+    ],
+)
+def test_malformed_requests_get_a_problem_document(request_bytes: bytes, words: str) -> None:
+    with running() as srv:
+        raw, _ = srv.exchange(request_bytes)
+    assert words in assert_problem(raw, 400, "request.invalid")["detail"]
+
+
+def test_http_1_0_without_host_is_served() -> None:
+    with running() as srv:
+        raw, _ = srv.exchange(b"GET /v1/health HTTP/1.0\r\n\r\n")
+    assert answer(raw)[0] == 200
+
+
+def test_connections_beyond_the_limit_are_closed_at_once() -> None:
+    with running(max_connections=3, keep_alive_timeout=5) as srv:
+        held = [srv.connect() for _ in range(3)]
+        time.sleep(0.1)
+        with srv.connect() as extra:
+            t0 = time.monotonic()
+            assert read_all(extra, 3) == b""
+            assert time.monotonic() - t0 < 2
+        for s in held:
+            s.close()
+        time.sleep(0.2)
+        raw, _ = srv.exchange(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert answer(raw)[0] == 200
+
+
+def test_a_body_answered_early_is_drained_not_reset() -> None:
+    """413 by Content-Length, answered before the body is read; the client sends all of it, then reads the
+    answer: no reset (the server reads and drops the rest before it closes)."""
+    body = b"A" * (4 << 20)
+    with running(max_body_bytes=1 << 20, max_buffered_bytes=1 << 20) as srv, srv.connect() as s:
+        s.sendall(post(b"", "Connection: close\r\n", length=len(body)))
+        for k in range(0, len(body), 1 << 16):
+            s.sendall(body[k : k + (1 << 16)])  # a reset would raise here
+        assert_problem(read_all(s, 5), 413, "request.too-large")
+
+
+# --- the request ------------------------------------------------------------------------------------------------
+
+
+def test_bodies_beyond_the_buffer_budget_are_503_busy() -> None:
+    gate = asyncio.Event()
+    pool = StandIn(gate=gate)
+    body = GOOD + b"<!--" + b"x" * 60_000 + b"-->"
+    with running(pool, max_body_bytes=100_000, max_buffered_bytes=100_000) as srv:
+        first = srv.connect()
+        first.sendall(post(body))  # held by the pool (the gate is closed): its bytes stay taken
+        time.sleep(0.3)
+        raw, _ = srv.exchange(post(body, "Connection: close\r\n"))
+        doc = assert_problem(raw, 503, "invoice.busy")
+        assert "100000 bytes" in doc["detail"] and answer(raw)[1]["retry-after"] == "1"
+        asyncio.run_coroutine_threadsafe(_open(gate), _loop_of(srv)).result(5)
+        assert answer(read_all(first, 3))[0] == 200
+        first.close()
+        raw, _ = srv.exchange(post(body, "Connection: close\r\n"))  # the budget was given back
+        assert answer(raw)[0] == 200
+
+
+async def _open(gate: asyncio.Event) -> None:
+    gate.set()
+
+
+def _loop_of(srv: Running) -> asyncio.AbstractEventLoop:
+    for server in srv.server.servers:
+        return server.get_loop()
+    raise AssertionError("no listening server")
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate"])
+def test_content_encoding_is_refused(encoding: str) -> None:
+    with running() as srv:
+        raw, _ = srv.exchange(post(GOOD, f"Content-Encoding: {encoding}\r\nConnection: close\r\n"))
+    assert "Content-Encoding" in assert_problem(raw, 415, "request.unsupported-media-type")["detail"]
+
+
+def test_no_redirect_built_from_the_host_header() -> None:
+    with running() as srv:
+        raw, _ = srv.exchange(
+            post(GOOD, "Connection: close\r\n").replace(VALIDATE.encode(), VALIDATE.encode() + b"/", 1)
+        )
+    _, headers, _ = answer(raw)
+    assert "location" not in headers
+    assert_problem(raw, 404, "request.not-found")
+
+
+def test_a_client_gone_mid_body_is_one_info_line(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO), running() as srv:
+        with srv.connect() as s:
+            s.sendall(post(GOOD[:100], length=len(GOOD)))
+            time.sleep(0.2)
+        time.sleep(0.3)
+    lines = [r for r in caplog.records if "went away" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].levelno == logging.INFO and lines[0].name == "einvoice_validate.access"
+    assert "after 100 bytes" in lines[0].getMessage()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.mark.parametrize(("trusted", "locked"), [((), True), (("127.0.0.1",), False)])
+def test_forwarded_for_only_from_a_trusted_proxy(tmp_path: Path, trusted: tuple[str, ...], locked: bool) -> None:
+    keys = tmp_path / "keys.jsonl"
+    create_key(keys, "invoices")
+    wrong = "ev_00000000_" + "x" * 43
+    with running(keys_file=keys, lockout_failures=3, forwarded_allow_ips=trusted) as srv:
+        statuses = []
+        for i in range(5):
+            extra = f"X-API-Key: {wrong}\r\nX-Forwarded-For: 10.0.0.{i}\r\nConnection: close\r\n"
+            statuses.append(answer(srv.exchange(post(b"<a/>", extra))[0])[0])
+    # not trusted: all five come from 127.0.0.1 (locked after three); trusted: five clients, one failure each
+    assert statuses == ([401, 401, 401, 429, 429] if locked else [401] * 5)
+
+
+def test_health_details_need_an_admin_key(tmp_path: Path) -> None:
+    keys = tmp_path / "keys.jsonl"
+    invoices, _ = create_key(keys, "invoices")
+    admin, _ = create_key(keys, "admin")
+    with running(keys_file=keys) as srv:
+
+        def health(query: str, key: str | None) -> tuple[int, dict[str, Any]]:
+            extra = f"X-API-Key: {key}\r\n" if key else ""
+            raw, _ = srv.exchange(
+                f"GET /v1/health{query} HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n".encode()
+            )
+            status, _, doc = answer(raw)
+            return status, doc
+
+        assert health("", None) == (200, {"status": "ready"})
+        assert health("?details", None)[1]["code"] == "auth.invalid-api-key"
+        assert health("?details", invoices)[1]["code"] == "auth.insufficient-scope"
+        status, doc = health("?details", admin)
+        assert status == 200 and {"version", "packs", "workers", "stopped_workers"} <= set(doc)
+
+
+# --- the bookkeeping --------------------------------------------------------------------------------------------
+
+
+def test_lockout_table_is_bounded_and_expires() -> None:
+    lockout = Lockout(failures=3, window=0.2, seconds=0.2, max_addresses=1000)
+    for i in range(5000):
+        lockout.fail(f"10.0.{i >> 8}.{i & 255}")
+    assert len(lockout) == 1000  # the 4,000 beyond were counted together
+    time.sleep(0.25)
+    lockout.fail("10.9.9.9")  # the expired entries leave as new ones come
+    assert len(lockout) == 1
+
+
+def test_a_full_lockout_table_never_refuses_a_valid_key_holder() -> None:
+    lockout = Lockout(failures=3, window=60, seconds=60, max_addresses=10)
+    for i in range(10):
+        lockout.fail(f"10.0.0.{i}")
+    # the table is full: fresh addresses count together, and get 429 once they failed three times
+    assert [lockout.fail(f"10.1.0.{i}") > 0 for i in range(5)] == [False, False, False, True, True]
+    # an address that does not fail is never locked (the lockout is checked before the key only for the table)
+    assert lockout.remaining("10.2.0.1") == 0.0
+    for _ in range(3):
+        lockout.fail("10.0.0.1")
+    assert lockout.remaining("10.0.0.1") > 0
+
+
+def test_lockout_costs_constant_time_per_failure() -> None:
+    lockout = Lockout(failures=10, window=60, seconds=60, max_addresses=50_000)
+
+    def per_failure(n: int, offset: int) -> float:
+        t0 = time.perf_counter()
+        for i in range(n):
+            lockout.fail(f"a{offset + i}")
+        return (time.perf_counter() - t0) / n
+
+    small = per_failure(2000, 0)
+    per_failure(48_000, 10_000)  # the table fills
+    large = per_failure(20_000, 100_000)  # full: the overflow entry
+    assert large < 10 * small + 20e-6
+
+
+def test_watchdog_answers_the_request_a_stopped_worker_holds() -> None:
+    worker = subprocess.Popen(["sleep", "30"])
+    try:
+        watchdog = Watchdog(lambda: [worker.pid], stall_timeout=0.3, interval=0.05)
+
+        async def run() -> tuple[float, bool]:
+            watching = asyncio.create_task(watchdog.run())
+            never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            held = asyncio.create_task(watchdog.guard(never))
+            await asyncio.sleep(0.1)
+            assert not watchdog.degraded
+            os.kill(worker.pid, signal.SIGSTOP)
+            t0 = time.monotonic()
+            with pytest.raises(WorkerDied) as died:
+                await held
+            assert died.value.reason == "stalled" and died.value.code == "server.error"
+            degraded = watchdog.degraded
+            later = asyncio.create_task(watchdog.guard(asyncio.sleep(0.6, "done")))  # sent after the stop: untouched
+            assert await later == "done"
+            os.kill(worker.pid, signal.SIGCONT)
+            await asyncio.sleep(0.2)
+            watching.cancel()
+            return time.monotonic() - t0, degraded and not watchdog.degraded
+
+        took, health_told = asyncio.run(run())
+        assert took < 2 and health_told
+    finally:
+        worker.kill()
+        worker.wait()
+    assert process_state(worker.pid) is None
+
+
+class FailingToStart(StandIn):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    def start(self) -> None:
+        raise RulesetError("ruleset.invalid", "a worker process died while compiling the packs (exit -9)")
+
+
+def test_a_pool_that_cannot_start_is_health_failed_and_one_error_line(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO), running(FailingToStart()) as srv:
+        time.sleep(0.3)
+        raw, _ = srv.exchange(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        busy, _ = srv.exchange(post(GOOD, "Connection: close\r\n"))
+    assert answer(raw)[0] == 503 and answer(raw)[2] == {"status": "failed"}
+    assert answer(busy)[1]["retry-after"] and assert_problem(busy, 503, "invoice.busy")
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "ruleset.invalid" in errors[0].getMessage() and not errors[0].exc_info
