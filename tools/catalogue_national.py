@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "tools"))
 
 import catalogue_syntax_de as syntax  # noqa: E402
+
 from einvoice_validate.messages import (  # noqa: E402
     CATALOGUE_DIR,
     NATIONAL_PACKS,
@@ -67,7 +68,9 @@ def _format(spec: str) -> str | None:
     found = re.fullmatch(r"alphanumeric with size between (\d+) and (\d+)", spec)
     if found:
         return f"alphanumerisch mit einer Länge von {found[1]} bis {found[2]} Zeichen"
-    found = re.fullmatch(r"decimal value with (\d+) decimal places and (\d+) unit places(, than can be negative)?", spec)
+    found = re.fullmatch(
+        r"decimal value with (\d+) decimal places and (\d+) unit places(, than can be negative)?", spec
+    )
     if found:
         sign = ", auch negativ" if found[3] else ""
         return f"Dezimalzahl mit {found[1]} Nachkomma- und {found[2]} Vorkommastellen{sign}"
@@ -110,7 +113,10 @@ def _prefix_required(m: re.Match[str]) -> str:
 
 TEMPLATES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], ...] = (
     (re.compile(rf"The {_BTS} does not meet the defined format: (?P<spec>.+)\."), _does_not_meet),
-    (re.compile(rf"The {_BTS} when prefixed with {_PREFIX}, have to meet the defined format: (?P<spec>.+)\."), _prefixed_format),
+    (
+        re.compile(rf"The {_BTS} when prefixed with {_PREFIX}, have to meet the defined format: (?P<spec>.+)\."),
+        _prefixed_format,
+    ),
     (
         re.compile(
             rf"The {_BTS} does not meet the defined format: it is mandatory to prefix the value with the following "
@@ -131,8 +137,12 @@ TEMPLATES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], 
         lambda m: f"{m['bts']} mit dem Präfix {m['prefix']} darf nur einmal vorkommen.",
     ),
     (
-        re.compile(rf"The {_BTS} when prefixed with {_PREFIX},? is mandatory an element with the prefix '(?P<other>#[^']+#)'\."),
-        lambda m: f"Ist {m['bts']} mit dem Präfix {m['prefix']} angegeben, ist ein Element mit dem Präfix '{m['other']}' Pflicht.",
+        re.compile(
+            rf"The {_BTS} when prefixed with {_PREFIX},? is mandatory an element with the prefix '(?P<other>#[^']+#)'\."
+        ),
+        lambda m: (
+            f"Ist {m['bts']} mit dem Präfix {m['prefix']} angegeben, ist ein Element mit dem Präfix '{m['other']}' Pflicht."
+        ),
     ),
     (
         re.compile(rf"The {_BTS} currencyID must be equal to (?P<to>BT-\d+)\."),
@@ -163,8 +173,12 @@ TEMPLATES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]], 
         ),
     ),
     (
-        re.compile(rf"The {_BTS} Unit code must be coded according to the UN/ECE Recommendation 20 with Rec 21 extension\."),
-        lambda m: f"Der Einheitencode von {m['bts']} muss nach UN/ECE-Empfehlung 20 mit der Erweiterung aus Empfehlung 21 codiert sein.",
+        re.compile(
+            rf"The {_BTS} Unit code must be coded according to the UN/ECE Recommendation 20 with Rec 21 extension\."
+        ),
+        lambda m: (
+            f"Der Einheitencode von {m['bts']} muss nach UN/ECE-Empfehlung 20 mit der Erweiterung aus Empfehlung 21 codiert sein."
+        ),
     ),
 )
 
@@ -176,8 +190,14 @@ _FILLED = " muss angegeben sein."
 
 HAND: dict[str, tuple[str, tuple[str, ...] | None]] = {
     # --- SI-UBL 2.0.3.13: version rules (id-less upstream, named by the preparation: name-bracketed-asserts) ---
-    "An invoice MUST have a customization identifier": ("Eine Rechnung muss eine Spezifikationskennung (CustomizationID) enthalten.", ("BT-24",)),
-    "A credit note MUST have a customization identifier": ("Eine Gutschrift muss eine Spezifikationskennung (CustomizationID) enthalten.", ("BT-24",)),
+    "An invoice MUST have a customization identifier": (
+        "Eine Rechnung muss eine Spezifikationskennung (CustomizationID) enthalten.",
+        ("BT-24",),
+    ),
+    "A credit note MUST have a customization identifier": (
+        "Eine Gutschrift muss eine Spezifikationskennung (CustomizationID) enthalten.",
+        ("BT-24",),
+    ),
     "This XML instance is NOT tagged as an SI-UBL 2.0 invoice or credit note; please check the CustomizationID value": (
         "Dieses XML-Dokument ist nicht als SI-UBL-2.0-Rechnung oder -Gutschrift gekennzeichnet; bitte den Wert von CustomizationID prüfen.",
         ("BT-24",),
@@ -471,7 +491,10 @@ HAND: dict[str, tuple[str, tuple[str, ...] | None]] = {
 HAND.update(
     {
         # --- CIUS-PT 2.1.1: its business rules (BR-CIUS-PT) and its restatements of CEN's rules ---
-        "Invoiced item VAT exemption reason text shall occur maximum once": ("Der Text des Befreiungsgrunds zum in Rechnung gestellten Artikel darf höchstens einmal vorkommen.", None),
+        "Invoiced item VAT exemption reason text shall occur maximum once": (
+            "Der Text des Befreiungsgrunds zum in Rechnung gestellten Artikel darf höchstens einmal vorkommen.",
+            None,
+        ),
         "If Additional Supporting Documents (BG-24) is used, the External document location (BT-124) or the Attached document (BT-125) shall be filled, or both.": (
             "Werden rechnungsbegründende Unterlagen (BG-24) angegeben, muss der Speicherort des externen Dokuments (BT-124) oder das angehängte Dokument (BT-125) angegeben sein, oder beide.",
             None,
@@ -479,24 +502,53 @@ HAND.update(
         "The Buyer identifier (BT-46) shall be filled.": ("Die Kennung des Käufers (BT-46)" + _FILLED, None),
         "The Buyer trading name (BT-45) shall be filled.": ("Der Handelsname des Käufers (BT-45)" + _FILLED, None),
         "The Buyer contact point (BT-56) or the Buyer contact telephone number (BT-57) or the Buyer contact email address (BT-58) shall be filled.": (
-            "Die Kontaktstelle des Käufers (BT-56), die Telefonnummer der Kontaktstelle des Käufers (BT-57) oder die E-Mail-Adresse der Kontaktstelle des Käufers (BT-58)" + _FILLED,
+            "Die Kontaktstelle des Käufers (BT-56), die Telefonnummer der Kontaktstelle des Käufers (BT-57) oder die E-Mail-Adresse der Kontaktstelle des Käufers (BT-58)"
+            + _FILLED,
             None,
         ),
-        "The Buyer address line 3 (BT-163) shall be filled.": ("Die Adresszeile 3 des Käufers (BT-163)" + _FILLED, None),
+        "The Buyer address line 3 (BT-163) shall be filled.": (
+            "Die Adresszeile 3 des Käufers (BT-163)" + _FILLED,
+            None,
+        ),
         "The Contract reference (BT-12) shall be filled.": ("Die Vertragsnummer (BT-12)" + _FILLED, None),
-        "The Deliver to party name (BT-70) shall be filled.": ("Der Name des Empfängers der Lieferung (BT-70)" + _FILLED, None),
+        "The Deliver to party name (BT-70) shall be filled.": (
+            "Der Name des Empfängers der Lieferung (BT-70)" + _FILLED,
+            None,
+        ),
         "The Actual delivery date (BT-72) or the Deliver to location identifier (BT-71) or the Deliver to Address (BG-15) or the Deliver to party name (BT-70) shall be filled.": (
-            "Das tatsächliche Lieferdatum (BT-72), die Kennung des Lieferorts (BT-71), die Lieferanschrift (BG-15) oder der Name des Empfängers der Lieferung (BT-70)" + _FILLED,
+            "Das tatsächliche Lieferdatum (BT-72), die Kennung des Lieferorts (BT-71), die Lieferanschrift (BG-15) oder der Name des Empfängers der Lieferung (BT-70)"
+            + _FILLED,
             None,
         ),
         # CIUS-PT names the deliver-to terms "Seller ..." in these three: the BT ids are those of the delivery address.
-        "Each Deliver to address (BG-15) shall contain a Seller address line 1 (BT-75).": ("Jede Lieferanschrift (BG-15) muss eine Adresszeile 1 der Lieferanschrift (BT-75) enthalten.", None),
-        "Each Deliver to address (BG-15) shall contain a Seller city (BT-77).": ("Jede Lieferanschrift (BG-15) muss einen Ort der Lieferanschrift (BT-77) enthalten.", None),
-        "Each Deliver to address (BG-15) shall contain a Seller post code (BT-78).": ("Jede Lieferanschrift (BG-15) muss eine Postleitzahl der Lieferanschrift (BT-78) enthalten.", None),
-        "The Deliver to address line 3 (BT-165) shall be filled.": ("Die Adresszeile 3 der Lieferanschrift (BT-165)" + _FILLED, None),
-        "The Despatch advice reference (BT-16) shall be filled.": ("Die Kennung der Versandanzeige (BT-16)" + _FILLED, None),
-        "Each Document level allowance (BG-20) shall have a tax scheme.": ("Jeder Nachlass auf Dokumentenebene (BG-20) muss ein Steuerschema enthalten.", None),
-        "Each Document level charge (BG-21) shall have a tax scheme.": ("Jeder Zuschlag auf Dokumentenebene (BG-21) muss ein Steuerschema enthalten.", None),
+        "Each Deliver to address (BG-15) shall contain a Seller address line 1 (BT-75).": (
+            "Jede Lieferanschrift (BG-15) muss eine Adresszeile 1 der Lieferanschrift (BT-75) enthalten.",
+            None,
+        ),
+        "Each Deliver to address (BG-15) shall contain a Seller city (BT-77).": (
+            "Jede Lieferanschrift (BG-15) muss einen Ort der Lieferanschrift (BT-77) enthalten.",
+            None,
+        ),
+        "Each Deliver to address (BG-15) shall contain a Seller post code (BT-78).": (
+            "Jede Lieferanschrift (BG-15) muss eine Postleitzahl der Lieferanschrift (BT-78) enthalten.",
+            None,
+        ),
+        "The Deliver to address line 3 (BT-165) shall be filled.": (
+            "Die Adresszeile 3 der Lieferanschrift (BT-165)" + _FILLED,
+            None,
+        ),
+        "The Despatch advice reference (BT-16) shall be filled.": (
+            "Die Kennung der Versandanzeige (BT-16)" + _FILLED,
+            None,
+        ),
+        "Each Document level allowance (BG-20) shall have a tax scheme.": (
+            "Jeder Nachlass auf Dokumentenebene (BG-20) muss ein Steuerschema enthalten.",
+            None,
+        ),
+        "Each Document level charge (BG-21) shall have a tax scheme.": (
+            "Jeder Zuschlag auf Dokumentenebene (BG-21) muss ein Steuerschema enthalten.",
+            None,
+        ),
         "If Document Level Allowances (BG-20) is used, the Sum of allowances on document level (BT-107) shall be filled.": (
             "Werden Nachlässe auf Dokumentenebene (BG-20) angegeben, muss die Summe der Nachlässe auf Dokumentenebene (BT-107) angegeben sein.",
             None,
@@ -505,30 +557,78 @@ HAND.update(
             "Werden Zuschläge auf Dokumentenebene (BG-21) angegeben, muss die Summe der Zuschläge auf Dokumentenebene (BT-108) angegeben sein.",
             None,
         ),
-        "An Invoice shall contain the Seller VAT identifier (BT-31).": ("Eine Rechnung muss die Umsatzsteuer-Identifikationsnummer des Verkäufers (BT-31) enthalten.", None),
-        "An Invoice shall contain the Seller VAT tax scheme (VAT).": ("Eine Rechnung muss das Umsatzsteuerschema des Verkäufers (VAT) enthalten.", ("BT-31",)),
-        "An Invoice shall contain the Buyer VAT identifier (BT-48).": ("Eine Rechnung muss die Umsatzsteuer-Identifikationsnummer des Käufers (BT-48) enthalten.", None),
-        "An Invoice shall contain the Buyer VAT tax scheme (VAT).": ("Eine Rechnung muss das Umsatzsteuerschema des Käufers (VAT) enthalten.", ("BT-48",)),
-        "An Invoice shall contain the Document Totals (BG-22).": ("Eine Rechnung muss die Gesamtbeträge des Dokuments (BG-22) enthalten.", None),
-        "An Invoice shall contain the Total VAT amount (BT-110).": ("Eine Rechnung muss den Gesamtbetrag der Umsatzsteuer (BT-110) enthalten.", None),
-        "A Credit Note shall contain the Preceding Invoice Reference (BG-3).": ("Eine Gutschrift muss eine Referenz auf eine vorausgegangene Rechnung (BG-3) enthalten.", None),
+        "An Invoice shall contain the Seller VAT identifier (BT-31).": (
+            "Eine Rechnung muss die Umsatzsteuer-Identifikationsnummer des Verkäufers (BT-31) enthalten.",
+            None,
+        ),
+        "An Invoice shall contain the Seller VAT tax scheme (VAT).": (
+            "Eine Rechnung muss das Umsatzsteuerschema des Verkäufers (VAT) enthalten.",
+            ("BT-31",),
+        ),
+        "An Invoice shall contain the Buyer VAT identifier (BT-48).": (
+            "Eine Rechnung muss die Umsatzsteuer-Identifikationsnummer des Käufers (BT-48) enthalten.",
+            None,
+        ),
+        "An Invoice shall contain the Buyer VAT tax scheme (VAT).": (
+            "Eine Rechnung muss das Umsatzsteuerschema des Käufers (VAT) enthalten.",
+            ("BT-48",),
+        ),
+        "An Invoice shall contain the Document Totals (BG-22).": (
+            "Eine Rechnung muss die Gesamtbeträge des Dokuments (BG-22) enthalten.",
+            None,
+        ),
+        "An Invoice shall contain the Total VAT amount (BT-110).": (
+            "Eine Rechnung muss den Gesamtbetrag der Umsatzsteuer (BT-110) enthalten.",
+            None,
+        ),
+        "A Credit Note shall contain the Preceding Invoice Reference (BG-3).": (
+            "Eine Gutschrift muss eine Referenz auf eine vorausgegangene Rechnung (BG-3) enthalten.",
+            None,
+        ),
         "An Invoice with type code equal to 383 or ND shall contain the Preceding Invoice Reference (BG-3).": (
             "Eine Rechnung mit dem Typcode 383 oder ND muss eine Referenz auf eine vorausgegangene Rechnung (BG-3) enthalten.",
             ("BT-3", "BG-3"),
         ),
-        "An Invoice shall at least have one Deliver to address group (BG-15).": ("Eine Rechnung muss mindestens eine Lieferanschrift (BG-15) enthalten.", None),
-        "Each Invoice line (BG-25) shall have a tax scheme.": ("Jede Rechnungsposition (BG-25) muss ein Steuerschema enthalten.", None),
-        "The Referenced purchase order line reference (BT-132) shall be filled.": ("Die Referenz zur Bestellposition (BT-132)" + _FILLED, None),
-        "The Invoice line object identifier (BT-128) shall be filled.": ("Die Objektkennung der Rechnungsposition (BT-128)" + _FILLED, None),
+        "An Invoice shall at least have one Deliver to address group (BG-15).": (
+            "Eine Rechnung muss mindestens eine Lieferanschrift (BG-15) enthalten.",
+            None,
+        ),
+        "Each Invoice line (BG-25) shall have a tax scheme.": (
+            "Jede Rechnungsposition (BG-25) muss ein Steuerschema enthalten.",
+            None,
+        ),
+        "The Referenced purchase order line reference (BT-132) shall be filled.": (
+            "Die Referenz zur Bestellposition (BT-132)" + _FILLED,
+            None,
+        ),
+        "The Invoice line object identifier (BT-128) shall be filled.": (
+            "Die Objektkennung der Rechnungsposition (BT-128)" + _FILLED,
+            None,
+        ),
         "Invoice line charge reason code (BT-145) and Invoice line charge reason (BT144) shall indicate the same type of charge reason.": (
             "Der Code des Grundes für den Zuschlag auf Ebene der Rechnungsposition (BT-145) und der Grund für den Zuschlag auf Ebene der Rechnungsposition (BT144) müssen dieselbe Art von Zuschlagsgrund bezeichnen.",
             ("BT-145", "BT-144"),
         ),
-        "The Item Buyer's identifier (BT-156) shall be filled.": ("Die Artikelnummer des Käufers (BT-156)" + _FILLED, None),
-        "The Item Seller's identifier (BT-155) shall be filled.": ("Die Artikelnummer des Verkäufers (BT-155)" + _FILLED, None),
-        "The Item standard identifier (BT-157) shall be filled.": ("Die standardisierte Artikelkennung (BT-157)" + _FILLED, None),
-        "The Item country of origin (BT-159) shall be filled.": ("Das Ursprungsland des Artikels (BT-159)" + _FILLED, None),
-        "The Item classification identifier (BT-158) shall be filled.": ("Der Code der Artikelklassifizierung (BT-158)" + _FILLED, None),
+        "The Item Buyer's identifier (BT-156) shall be filled.": (
+            "Die Artikelnummer des Käufers (BT-156)" + _FILLED,
+            None,
+        ),
+        "The Item Seller's identifier (BT-155) shall be filled.": (
+            "Die Artikelnummer des Verkäufers (BT-155)" + _FILLED,
+            None,
+        ),
+        "The Item standard identifier (BT-157) shall be filled.": (
+            "Die standardisierte Artikelkennung (BT-157)" + _FILLED,
+            None,
+        ),
+        "The Item country of origin (BT-159) shall be filled.": (
+            "Das Ursprungsland des Artikels (BT-159)" + _FILLED,
+            None,
+        ),
+        "The Item classification identifier (BT-158) shall be filled.": (
+            "Der Code der Artikelklassifizierung (BT-158)" + _FILLED,
+            None,
+        ),
         # CIUS-PT carries the exemption reason of a line in an item attribute (BT-160, cf. DT-CIUS-PT-139).
         'In an Invoice line (BG-25) where the Invoiced item VAT category code (BT-151) is "Exempt from VAT" shall have a VAT exemption reason code (BT-160) or VAT exemption reason text (BT-160).': (
             'Eine Rechnungsposition (BG-25), deren Code der Umsatzsteuerkategorie des in Rechnung gestellten Artikels (BT-151) "Steuerbefreit" lautet, muss einen Code oder Text des Befreiungsgrunds (als Artikelattribut, BT-160) enthalten.',
@@ -542,8 +642,14 @@ HAND.update(
             'Eine Rechnungsposition (BG-25), deren Code der Umsatzsteuerkategorie des in Rechnung gestellten Artikels (BT-151) "Normalsatz" lautet, darf weder einen Code noch einen Text des Befreiungsgrunds (als Artikelattribut, BT-160) enthalten.',
             None,
         ),
-        "The Item price charge are not allowed at the Price Details (BG-29).": ("Zuschläge auf den Artikelpreis sind in den Preisdetails (BG-29) nicht zulässig.", None),
-        "The Item price discount (BT-147) shall be filled.": ("Der Rabatt auf den Artikelpreis (BT-147)" + _FILLED, None),
+        "The Item price charge are not allowed at the Price Details (BG-29).": (
+            "Zuschläge auf den Artikelpreis sind in den Preisdetails (BG-29) nicht zulässig.",
+            None,
+        ),
+        "The Item price discount (BT-147) shall be filled.": (
+            "Der Rabatt auf den Artikelpreis (BT-147)" + _FILLED,
+            None,
+        ),
         "The Purchase order reference (BT-13) or the Sales order reference (BT-14) shall be filled, or both.": (
             "Die Bestellnummer (BT-13) oder die Auftragsnummer (BT-14) muss angegeben sein, oder beide.",
             None,
@@ -554,40 +660,75 @@ HAND.update(
             "Die Kennung des Zahlungsempfängers (BT-60) oder die Gläubiger-Identifikationsnummer (BT-90)" + _FILLED,
             None,
         ),
-        "The Payee legal registration identifier (BT-61) shall be filled.": ("Die Kennung der rechtlichen Registrierung des Zahlungsempfängers (BT-61)" + _FILLED, None),
-        "The Payment account identifier (BT-84) or the Payment account name (BT-85) or the Payment service provider identifier (BT-86) shall be filled.": (
-            "Die Kennung des Zahlungskontos (BT-84), der Name des Zahlungskontos (BT-85) oder die Kennung des Zahlungsdienstleisters (BT-86)" + _FILLED,
+        "The Payee legal registration identifier (BT-61) shall be filled.": (
+            "Die Kennung der rechtlichen Registrierung des Zahlungsempfängers (BT-61)" + _FILLED,
             None,
         ),
-        "The Payment service provider identifier (BT-86) shall be filled.": ("Die Kennung des Zahlungsdienstleisters (BT-86)" + _FILLED, None),
+        "The Payment account identifier (BT-84) or the Payment account name (BT-85) or the Payment service provider identifier (BT-86) shall be filled.": (
+            "Die Kennung des Zahlungskontos (BT-84), der Name des Zahlungskontos (BT-85) oder die Kennung des Zahlungsdienstleisters (BT-86)"
+            + _FILLED,
+            None,
+        ),
+        "The Payment service provider identifier (BT-86) shall be filled.": (
+            "Die Kennung des Zahlungsdienstleisters (BT-86)" + _FILLED,
+            None,
+        ),
         "The Mandate reference identifier (BT-89) or the Debited account identifier (BT-91) shall be filled.": (
             "Die Kennung der Mandatsreferenz (BT-89) oder die Kennung des zu belastenden Kontos (BT-91)" + _FILLED,
             None,
         ),
-        "The Debited account identifier (BT-91) shall be filled.": ("Die Kennung des zu belastenden Kontos (BT-91)" + _FILLED, None),
+        "The Debited account identifier (BT-91) shall be filled.": (
+            "Die Kennung des zu belastenden Kontos (BT-91)" + _FILLED,
+            None,
+        ),
         "The Payment card primary account number (BT-87) and the card Network identifier shall be filled.": (
             "Die primäre Kontonummer der Zahlungskarte (BT-87) und die Kennung des Kartennetzwerks müssen angegeben sein.",
             None,
         ),
         "The Payment terms (BT-20) shall be filled.": ("Die Zahlungsbedingungen (BT-20) müssen angegeben sein.", None),
         "The Project reference (BT-11) shall be filled.": ("Die Projektreferenz (BT-11)" + _FILLED, None),
-        "The Receiving advice reference (BT-15) shall be filled.": ("Die Kennung der Empfangsbestätigung (BT-15)" + _FILLED, None),
+        "The Receiving advice reference (BT-15) shall be filled.": (
+            "Die Kennung der Empfangsbestätigung (BT-15)" + _FILLED,
+            None,
+        ),
         "The Seller identifier (BT-29) or the Bank assigned creditor identifier (BT-90) shall be filled.": (
             "Die Kennung des Verkäufers (BT-29) oder die Gläubiger-Identifikationsnummer (BT-90)" + _FILLED,
             None,
         ),
         "The Seller trading name (BT-28) shall be filled.": ("Der Handelsname des Verkäufers (BT-28)" + _FILLED, None),
         "The Seller contact point (BT-41) or the Seller contact telephone number (BT-42) or the Seller contact email address (BT-43) shall be filled.": (
-            "Die Kontaktstelle des Verkäufers (BT-41), die Telefonnummer der Kontaktstelle des Verkäufers (BT-42) oder die E-Mail-Adresse der Kontaktstelle des Verkäufers (BT-43)" + _FILLED,
+            "Die Kontaktstelle des Verkäufers (BT-41), die Telefonnummer der Kontaktstelle des Verkäufers (BT-42) oder die E-Mail-Adresse der Kontaktstelle des Verkäufers (BT-43)"
+            + _FILLED,
             None,
         ),
-        "The Seller postal address (BG-5) shall contain a Seller address line 1 (BT-35).": ("Die Postanschrift des Verkäufers (BG-5) muss eine Adresszeile 1 des Verkäufers (BT-35) enthalten.", None),
-        "The Seller postal address (BG-5) shall contain a Seller city (BT-37).": ("Die Postanschrift des Verkäufers (BG-5) muss einen Ort des Verkäufers (BT-37) enthalten.", None),
-        "The Seller postal address (BG-5) shall contain a Seller post code (BT-38).": ("Die Postanschrift des Verkäufers (BG-5) muss eine Postleitzahl des Verkäufers (BT-38) enthalten.", None),
-        "The Seller address line 3 (BT-162) shall be filled.": ("Die Adresszeile 3 des Verkäufers (BT-162)" + _FILLED, None),
-        "The Tax representative address line 3 (BT-164) shall be filled.": ("Die Adresszeile 3 des Steuerbevollmächtigten (BT-164)" + _FILLED, None),
-        "Each VATBReakdown (BG-23) shall have a VAT category rate (BT-119).": ("Jede Umsatzsteueraufschlüsselung (BG-23) muss einen Umsatzsteuersatz der Umsatzsteuerkategorie (BT-119) enthalten.", None),
-        "Each VATBReakdown (BG-23) shall have a tax scheme.": ("Jede Umsatzsteueraufschlüsselung (BG-23) muss ein Steuerschema enthalten.", None),
+        "The Seller postal address (BG-5) shall contain a Seller address line 1 (BT-35).": (
+            "Die Postanschrift des Verkäufers (BG-5) muss eine Adresszeile 1 des Verkäufers (BT-35) enthalten.",
+            None,
+        ),
+        "The Seller postal address (BG-5) shall contain a Seller city (BT-37).": (
+            "Die Postanschrift des Verkäufers (BG-5) muss einen Ort des Verkäufers (BT-37) enthalten.",
+            None,
+        ),
+        "The Seller postal address (BG-5) shall contain a Seller post code (BT-38).": (
+            "Die Postanschrift des Verkäufers (BG-5) muss eine Postleitzahl des Verkäufers (BT-38) enthalten.",
+            None,
+        ),
+        "The Seller address line 3 (BT-162) shall be filled.": (
+            "Die Adresszeile 3 des Verkäufers (BT-162)" + _FILLED,
+            None,
+        ),
+        "The Tax representative address line 3 (BT-164) shall be filled.": (
+            "Die Adresszeile 3 des Steuerbevollmächtigten (BT-164)" + _FILLED,
+            None,
+        ),
+        "Each VATBReakdown (BG-23) shall have a VAT category rate (BT-119).": (
+            "Jede Umsatzsteueraufschlüsselung (BG-23) muss einen Umsatzsteuersatz der Umsatzsteuerkategorie (BT-119) enthalten.",
+            None,
+        ),
+        "Each VATBReakdown (BG-23) shall have a tax scheme.": (
+            "Jede Umsatzsteueraufschlüsselung (BG-23) muss ein Steuerschema enthalten.",
+            None,
+        ),
         'A VATBReakdown (BG-23) with VAT Category code (BT-118) "Lower rate" the VAT category rate (BT-119) shall be greater than zero.': (
             'In einer Umsatzsteueraufschlüsselung (BG-23) mit dem Code der Umsatzsteuerkategorie (BT-118) "ermäßigter Satz" muss der Umsatzsteuersatz der Umsatzsteuerkategorie (BT-119) größer als null sein.',
             None,
@@ -609,13 +750,22 @@ HAND.update(
             "BT-3 lässt nur die folgenden Werte zu: 380, 383, 386, 389, FT, FS, FR, ND, RP, RE, CS, LD, RA.",
             None,
         ),
-        "The BT-3 only allows the following values: 381, NC.": ("BT-3 lässt nur die folgenden Werte zu: 381, NC.", None),
-        "The BT-8 only allows the following values: 3, 35, 432.": ("BT-8 lässt nur die folgenden Werte zu: 3, 35, 432.", None),
+        "The BT-3 only allows the following values: 381, NC.": (
+            "BT-3 lässt nur die folgenden Werte zu: 381, NC.",
+            None,
+        ),
+        "The BT-8 only allows the following values: 3, 35, 432.": (
+            "BT-8 lässt nur die folgenden Werte zu: 3, 35, 432.",
+            None,
+        ),
         "The BT-18 and BT-122 identification scheme identifier MUST be coded using a restriction of UNTDID 1153.": (
             "Die Kennung des Identifikationsschemas von BT-18 und BT-122 muss aus einer Teilmenge von UNTDID 1153 stammen.",
             None,
         ),
-        "The Document type code only allows the following values: 130.": ("Der Dokumenttypcode lässt nur den Wert 130 zu.", ("BT-18",)),
+        "The Document type code only allows the following values: 130.": (
+            "Der Dokumenttypcode lässt nur den Wert 130 zu.",
+            ("BT-18",),
+        ),
         "The BT-22 when prefixed with '#SOURCECURRENCYCODE#', MUST be coded using ISO code list 4217 alpha-3.": (
             "BT-22 mit dem Präfix '#SOURCECURRENCYCODE#' muss nach der ISO-Codeliste 4217 alpha-3 codiert sein.",
             None,
@@ -733,7 +883,10 @@ HAND.update(
             "BT-131 muss der Menge (InvoicedQuantity) mal dem Preis (PriceAmount), geteilt durch die Basismenge (BaseQuantity), abzüglich der Summe der Nachlässe und zuzüglich der Summe der Zuschläge der Position entsprechen, mit einer Toleranz von 1,00 € (was nicht heißt, dass der Kunde diese Toleranz akzeptiert).",
             None,
         ),
-        "The Item price base quantity (BT-149) shall be greater than zero.": ("Die Basismenge zum Artikelpreis (BT-149) muss größer als null sein.", None),
+        "The Item price base quantity (BT-149) shall be greater than zero.": (
+            "Die Basismenge zum Artikelpreis (BT-149) muss größer als null sein.",
+            None,
+        ),
         "The BT-99 must equal the multiplication between the Document level charge base amount (BT-100) and the Document level charge percentage (BT-101), with an acceptance range of 1.00 € (it does not mean that this tolerance is accepted by the customer).": (
             "BT-99 muss dem Grundbetrag des Zuschlags auf Dokumentenebene (BT-100) mal dem Prozentsatz des Zuschlags auf Dokumentenebene (BT-101) entsprechen, mit einer Toleranz von 1,00 € (was nicht heißt, dass der Kunde diese Toleranz akzeptiert).",
             None,
@@ -771,17 +924,26 @@ HAND.update(
             "Eine UBL-Rechnung darf kein Element AdditionalDocumentReference enthalten, das auf eine Objektkennung der Rechnung verweist und einen Anhang (Attachment) hat.",
             ("BT-18",),
         ),
-        "Payment ID shall occur maximum once": ("Die Verwendungszweck-Kennung (PaymentID) darf höchstens einmal vorkommen.", ("BT-83",)),
+        "Payment ID shall occur maximum once": (
+            "Die Verwendungszweck-Kennung (PaymentID) darf höchstens einmal vorkommen.",
+            ("BT-83",),
+        ),
         "Business process MUST be in the format 'urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0' where NN indicates the process number.": (
             "Der Geschäftsprozesstyp muss das Format 'urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0' haben, wobei NN die Prozessnummer ist.",
             ("BT-23",),
         ),
-        "No more than one note is allowed on document level.": ("Auf Dokumentenebene ist höchstens eine Bemerkung zulässig.", ("BT-22",)),
+        "No more than one note is allowed on document level.": (
+            "Auf Dokumentenebene ist höchstens eine Bemerkung zulässig.",
+            ("BT-22",),
+        ),
         "Specification identifier MUST have the value 'urn:cen.eu:en16931:2017#conformant#urn:UBL.BE:1.0.0.20180214'.": (
             "Die Spezifikationskennung muss den Wert 'urn:cen.eu:en16931:2017#conformant#urn:UBL.BE:1.0.0.20180214' haben.",
             ("BT-24",),
         ),
-        "Only one invoiced object is allowed on document level": ("Auf Dokumentenebene ist nur eine Objektkennung der Rechnung zulässig.", ("BT-18",)),
+        "Only one invoiced object is allowed on document level": (
+            "Auf Dokumentenebene ist nur eine Objektkennung der Rechnung zulässig.",
+            ("BT-18",),
+        ),
         "For Danish Suppliers, if specified, AccountingSupplierParty/PartyTaxScheme/CompanyID (DK VAT number) must start with DK followed by 8 digits": (
             "Bei dänischen Lieferanten muss AccountingSupplierParty/PartyTaxScheme/CompanyID (dänische USt-IdNr.), falls angegeben, mit DK gefolgt von 8 Ziffern beginnen.",
             ("BT-31",),
@@ -818,33 +980,63 @@ HAND.update(
             "Haben griechische Lieferanten keine griechische Umsatzsteuer-Identifikationsnummer, müssen sie die Umsatzsteuer-Identifikationsnummer ihres Steuerbevollmächtigten angeben.",
             ("BT-63",),
         ),
-        "At least two AdditionalDocumentReference elements must be present.": ("Es müssen mindestens zwei Elemente AdditionalDocumentReference vorhanden sein.", ("BG-24",)),
-        "cbc:DocumentType : CommercialInvoice or CreditNote must be specified": ("cbc:DocumentType: CommercialInvoice oder CreditNote muss angegeben sein.", ("BG-24",)),
-        'At least one element with cbc:ID "UBL.BE" should be present.': ('Es sollte mindestens ein Element mit cbc:ID "UBL.BE" vorhanden sein.', ("BG-24",)),
+        "At least two AdditionalDocumentReference elements must be present.": (
+            "Es müssen mindestens zwei Elemente AdditionalDocumentReference vorhanden sein.",
+            ("BG-24",),
+        ),
+        "cbc:DocumentType : CommercialInvoice or CreditNote must be specified": (
+            "cbc:DocumentType: CommercialInvoice oder CreditNote muss angegeben sein.",
+            ("BG-24",),
+        ),
+        'At least one element with cbc:ID "UBL.BE" should be present.': (
+            'Es sollte mindestens ein Element mit cbc:ID "UBL.BE" vorhanden sein.',
+            ("BG-24",),
+        ),
         "cbc:DocumentType must be present": ("cbc:DocumentType muss vorhanden sein.", ("BG-24",)),
-        "cac:Delivery/cac:DeliveryTerms/cbc:ID must be in BELM list : {1}": ("cac:Delivery/cac:DeliveryTerms/cbc:ID muss in der Liste BELM enthalten sein: {1}", None),
+        "cac:Delivery/cac:DeliveryTerms/cbc:ID must be in BELM list : {1}": (
+            "cac:Delivery/cac:DeliveryTerms/cbc:ID muss in der Liste BELM enthalten sein: {1}",
+            None,
+        ),
         "cac:Delivery/cac:DeliveryTerms/cbc:SpecialTerms must be in BELM Text list : {1}": (
             "cac:Delivery/cac:DeliveryTerms/cbc:SpecialTerms muss in der Textliste BELM enthalten sein: {1}",
             None,
         ),
-        "cbc:SettlementDiscountPercent must be numeric and between 0 and 100": ("cbc:SettlementDiscountPercent muss eine Zahl zwischen 0 und 100 sein.", None),
-        "cbc:SettlementDiscountPercent Amount must be filled in": ("Zu cbc:SettlementDiscountPercent muss der Betrag (Amount) angegeben sein.", None),
+        "cbc:SettlementDiscountPercent must be numeric and between 0 and 100": (
+            "cbc:SettlementDiscountPercent muss eine Zahl zwischen 0 und 100 sein.",
+            None,
+        ),
+        "cbc:SettlementDiscountPercent Amount must be filled in": (
+            "Zu cbc:SettlementDiscountPercent muss der Betrag (Amount) angegeben sein.",
+            None,
+        ),
         "cbc:PaymentDueDate must be filled in and must be a date must be formatted YYYY-MM-DD.": (
             "cbc:PaymentDueDate muss angegeben und ein Datum im Format JJJJ-MM-TT (YYYY-MM-DD) sein.",
             None,
         ),
-        "Invoice/cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount is Mandatory.": ("Invoice/cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount ist Pflicht.", None),
+        "Invoice/cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount is Mandatory.": (
+            "Invoice/cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount ist Pflicht.",
+            None,
+        ),
         "cac:cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:Name must be in BTCC list : {1}": (
             "cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:Name muss in der Liste BTCC enthalten sein: {1}",
             ("BG-23",),
         ),
-        "cbc:TaxExemptionReasonCode must be in BVERC list : {1}": ("cbc:TaxExemptionReasonCode muss in der Liste BVERC enthalten sein: {1}", ("BT-121",)),
-        "cbc:TaxExemptionReason must be in BVERCText list : {1}": ("cbc:TaxExemptionReason muss in der Textliste BVERC enthalten sein: {1}", ("BT-120",)),
+        "cbc:TaxExemptionReasonCode must be in BVERC list : {1}": (
+            "cbc:TaxExemptionReasonCode muss in der Liste BVERC enthalten sein: {1}",
+            ("BT-121",),
+        ),
+        "cbc:TaxExemptionReason must be in BVERCText list : {1}": (
+            "cbc:TaxExemptionReason muss in der Textliste BVERC enthalten sein: {1}",
+            ("BT-120",),
+        ),
         "cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount must be present and numeric : {1}": (
             "cac:InvoiceLine/cac:TaxTotal/cbc:TaxAmount muss vorhanden und eine Zahl sein: {1}",
             None,
         ),
-        "cac:ClassifiedTaxCategory/cbc:Name must be present.": ("cac:ClassifiedTaxCategory/cbc:Name muss vorhanden sein.", ("BG-30",)),
+        "cac:ClassifiedTaxCategory/cbc:Name must be present.": (
+            "cac:ClassifiedTaxCategory/cbc:Name muss vorhanden sein.",
+            ("BG-30",),
+        ),
     }
 )
 
@@ -868,7 +1060,10 @@ def _from_catalogue(official: str, known: dict[str, str]) -> tuple[str, str] | N
     lower = "Lower rate" in rewritten
     candidates = [rewritten]
     if lower:
-        candidates = [rewritten.replace("Lower rate", "Standard rated"), rewritten.replace("Lower rate", "Standard rate")]
+        candidates = [
+            rewritten.replace("Lower rate", "Standard rated"),
+            rewritten.replace("Lower rate", "Standard rate"),
+        ]
     for candidate in candidates:
         for form in (candidate, candidate.replace("VAT breakdown", "VAT Breakdown", 1)):
             de = known.get(form)

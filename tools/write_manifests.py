@@ -288,7 +288,9 @@ for folder, upper, title in ZUGFERD_PROFILES:
 # the UBL 2.1 or CII D16B XSD, then the one national stylesheet, which carries its own copy of the EN 16931 rules.
 # Files as committed in phax/phive-rules at PHIVE_NATIONAL (../shared/rulesets/SOURCES.md, "National CIUS").
 PHIVE_NATIONAL = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
-NATIONAL_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE_NATIONAL}/phive-rules-{{module}}/src/main/resources/"
+NATIONAL_RAW = (
+    f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE_NATIONAL}/phive-rules-{{module}}/src/main/resources/"
+)
 NATIONAL_PACKS = (
     # id, version, module, stylesheet under external/schematron/, title, licence, release
     (
@@ -346,7 +348,11 @@ for pack_id, version, module, upstream_sheet, title, licence, release in NATIONA
             "files": [sheet, "LICENSE", "NOTICE"],
             "entries": {"stylesheet": sheet},
             "licence": licence,
-            "upstream": {"repository": "https://github.com/phax/phive-rules", "release": release, "commit": PHIVE_NATIONAL},
+            "upstream": {
+                "repository": "https://github.com/phax/phive-rules",
+                "release": release,
+                "commit": PHIVE_NATIONAL,
+            },
             "archives": [],
             "sources": {
                 sheet: f"{raw}external/schematron/{upstream_sheet}",

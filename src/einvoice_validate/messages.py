@@ -406,7 +406,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
 
 
 NATIONAL_PACKS = ("ubl-be@", "si-ubl@", "nlcius-cii@", "cius-pt@")
-"""The national CIUS packs (issue 22), as pack key prefixes: their texts not found elsewhere are in ``national.toml``."""
+"""The national CIUS packs (issue 22), as key prefixes: their texts not found elsewhere are in ``national.toml``."""
 
 
 def family_file(rule_id: str, pack_key: str) -> str:

@@ -167,7 +167,9 @@ class Profile(BaseModel):
 
     def unchecked_for(self, document: Document) -> tuple[str, ...]:
         """The :attr:`unchecked_extensions` the document's spec id claims, in profile order."""
-        return tuple(rules for known, rules in self.unchecked_extensions.items() if any(known in s for s in document.spec_ids))
+        return tuple(
+            rules for known, rules in self.unchecked_extensions.items() if any(known in s for s in document.spec_ids)
+        )
 
     def knows_spec_id(self, document: Document) -> bool:
         """Whether the document's spec id is one this profile is meant for (exact, or by substring)."""
