@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lxml import etree
 
 from einvoice_validate import Report, Validator
 from einvoice_validate.cli import main
@@ -32,14 +33,20 @@ from einvoice_validate.errors import ProfileError
 from einvoice_validate.messages import NATIONAL_PACKS, catalogue, official_rule_texts
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.rulesets.prepare import bracketed_id
+from einvoice_validate.rulesets.prepare import (
+    DEFAULT_STEPS,
+    bracketed_id,
+    prepare_stylesheet,
+    read_index,
+    step_versions,
+)
 from einvoice_validate.rulesets.registry import sha256_file
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.validator import EXTENSION_NOTE, GENERIC_PROFILE_NOTE
 from tests.conftest import CORPUS, SHARED
 from tests.mutate import Mutant, mutant_set, write_mutants
 from tests.test_parity import _plan, assert_schematron_parity, stylesheet_names
-from tests.test_prepare import _official, _outcome, _stop_code
+from tests.test_prepare import SVRL, XSL, _official, _outcome, _stop_code
 
 pytestmark = pytest.mark.corpus
 
@@ -381,6 +388,31 @@ def test_prepared_and_official_give_the_same_findings(
     assert with_findings >= len(files) // 3
     if family != "nlcius-cii":  # 2 documents, 8 mutants: none stops NLCIUS
         assert stopped, "the sample must have documents that stop the official stylesheet"
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_installed_copies_have_every_step(family: str, registry: Registry) -> None:
+    """Deterministic, recorded and checksummed; the SVRL output nobody reads stripped, each rule's errors isolated
+    in its own xsl:try, the "shall not be used" asserts guarded, the attribute walk skipped (CIUS-PT's stylesheet
+    never walks attributes), as for CEN's packs (tests/test_prepare.py)."""
+    pack = registry.get(PACKS[family])
+    official, official_sha = _official(pack)
+    data = official.read_bytes()
+    path, checksum = pack.prepared()
+    assert path.read_bytes() == prepare_stylesheet(data) and sha256_file(path) == checksum
+    index = read_index(pack.directory)
+    assert index is not None and index.steps == step_versions(DEFAULT_STEPS)
+    assert index.entries["stylesheet"].source_sha256 == official_sha
+    root = etree.fromstring(path.read_bytes(), etree.XMLParser(huge_tree=True))
+    original = etree.fromstring(data, etree.XMLParser(huge_tree=True))
+    kept = [f"{{{SVRL}}}failed-assert", f"{{{SVRL}}}successful-report"]
+    assert sum(1 for _ in root.iter(*kept)) == sum(1 for _ in original.iter(*kept)) > 800
+    assert not any(True for _ in root.iter(f"{{{SVRL}}}fired-rule", f"{{{SVRL}}}active-pattern"))
+    assert sum(1 for _ in root.iter(f"{{{XSL}}}try")) > 150
+    guards = [g for g in root.iter(f"{{{XSL}}}if") if (g.get("test") or "").startswith("exists((")]
+    assert sum(1 for g in guards for _ in g.iter(f"{{{XSL}}}choose")) > 400
+    assert b'select="@*|*"' not in path.read_bytes()
+    assert (b'select="@*|*"' in data) is (family != "cius-pt")
 
 
 def test_the_si_ubl_version_rules_are_named_by_the_preparation(registry: Registry) -> None:
