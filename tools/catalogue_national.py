@@ -1128,15 +1128,9 @@ def main(argv: list[str] | None = None) -> int:
         if terms is not None and terms == terms_in(official):
             terms = None  # the texts name them already
         entries.setdefault(rule_id, []).append(Variant(official=official, de=text, terms=terms))
-    for how, n in counts.most_common():
-        print(f"{n:5d}  {how}")
-    print(f"{sum(counts.values()):5d}  total")
     stale = sorted(set(HAND) - used)
     missing += [f"(hand-written text matches no rule text)\t{text}" for text in stale]
-    if missing:
-        print(f"\n{len(missing)} texts without German:", file=sys.stderr)
-        for line in missing:
-            print(line, file=sys.stderr)
+    if not syntax.report(counts, missing):
         return 1
     if not args.dry_run:
         ordered = {k: entries[k] for k in sorted(entries, key=natural_key)}

@@ -42,7 +42,9 @@ def same(row: dict[str, object], report: Report) -> bool:
     expected = Counter(
         (f["id"] or bracketed_id(f["text"] or ""), f["flag"]) for f in findings if f["kind"] != "runtime-error"
     )
-    ours = Counter((f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR)
+    ours = Counter(
+        (f.rule_id, f.flag) for f in report.findings if f.stage == "schematron" and f.rule_id != RUNTIME_ERROR
+    )
     schematron = not (expected - ours) if stopped else ours == expected
     xsd = row.get("xsd") or []
     assert isinstance(xsd, list)
@@ -75,7 +77,8 @@ def main() -> int:
         row = rows[path.name]
         where = "corpus" if path in files else "mutants"
         counts[(where, family[path.name], "documents")] += 1
-        counts[(where, family[path.name], "before")] += same(row, validator.validate(path, profile=FALLBACK[row["kind"]]))
+        before = validator.validate(path, profile=FALLBACK[row["kind"]])
+        counts[(where, family[path.name], "before")] += same(row, before)
         if "error" not in row:
             counts[(where, family[path.name], "after")] += same(row, validator.validate(path))
             counts[(where, family[path.name], "routed")] += 1
