@@ -48,7 +48,7 @@ from tests.mutate import Mutant, mutant_set, write_mutants
 from tests.test_parity import _plan, assert_schematron_parity, stylesheet_names
 from tests.test_prepare import SVRL, XSL, _official, _outcome, _stop_code
 
-pytestmark = pytest.mark.corpus
+pytestmark = [pytest.mark.corpus, pytest.mark.reference]  # most tests compare with the live reference
 
 REPO = Path(__file__).resolve().parents[1]
 NATIONAL = CORPUS / "national"
