@@ -118,6 +118,18 @@ def build_upstream(rulesets: Path, root: Path) -> None:
         _put(root, f"{zf_resources}/external/schematron/2.5.2/{path.name}", path.read_bytes())
     for path in sorted((zf / "xsd").glob("*/*.xsd")):
         _put(root, f"{zf_resources}/external/schemas/2.5.2/{path.parent.name}/{path.name}", path.read_bytes())
+    # phive-rules, the national CIUS (issue 22): one stylesheet per pack, each module's LICENSE and NOTICE.
+    for folder, module, sheet_dir in (
+        ("national/ubl-be/1.31", "ublbe", "ublbe/en16931/v1.31"),
+        ("national/si-ubl/2.0.3.13", "simplerinvoicing", "simplerinvoicing"),
+        ("national/nlcius-cii/1.0.3.13", "simplerinvoicing", "nlcius"),
+        ("national/cius-pt/2.1.1", "cius-pt", "2.1.1"),
+    ):
+        resources = f"{PHIVE_432}/phive-rules-{module}/src/main/resources"
+        for name in ("LICENSE", "NOTICE"):
+            _put(root, f"{resources}/{name}", (rulesets / folder / name).read_bytes())
+        for sheet in sorted((rulesets / folder / "xslt").glob("*.xslt")):
+            _put(root, f"{resources}/external/schematron/{sheet_dir}/{sheet.name}", sheet.read_bytes())
 
 
 @dataclass
@@ -203,7 +215,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 22  # 9 + ZUGFeRD 10 + Peppol 3
+    assert len(downloaded.installed()) == len(load_manifests()) == 26  # 9 + ZUGFeRD 10 + Peppol 3 + national 4
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -306,8 +318,9 @@ def test_cli_sources_lists_every_address() -> None:
     assert main(["rulesets", "sources"], stdout=out, stderr=err) == 0
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
-    # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol
-    assert len(rows) == len(addresses(load_manifests().values())) == 52
+    # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
+    # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs)
+    assert len(rows) == len(addresses(load_manifests().values())) == 62
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 

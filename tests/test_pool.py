@@ -20,6 +20,7 @@ from einvoice_validate.errors import InputError, PoolBusy, WorkerDied
 from einvoice_validate.pool import Pool
 from einvoice_validate.pool.worker import TEST_CRASH_ENV
 from einvoice_validate.rulesets import Registry
+from tests.conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = (REPO / "examples" / "xrechnung-ubl-invoice.xml").read_bytes()
@@ -164,3 +165,12 @@ def test_validator_options_reach_every_workers_validator(registry: Registry) -> 
     with pytest.raises(RuntimeError, match="unknown engine 'no-such-engine'"):
         pool.start()
     pool.close()
+
+
+def test_a_national_cius_invoice(pool: Pool, validator: Validator) -> None:
+    """Issue 22: an SI-UBL invoice gets its national rules in a worker as in a Validator (the worker compiles the
+    pack on first use)."""
+    data = (CORPUS / "national/si-ubl/SI-UBL-2.0_BR-NL-3_error_no_postal.xml").read_bytes()
+    report = asyncio.run(pool.validate(data))
+    assert report.model_dump(exclude={"timings_ms"}) == validator.validate(data).model_dump(exclude={"timings_ms"})
+    assert report.profile == "si-ubl-2.0-ubl-invoice" and [f.rule_id for f in report.errors] == ["BR-NL-3"]

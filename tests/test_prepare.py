@@ -130,6 +130,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
     assert list(index.steps) == [
         "inline-code-db",
         "name-not-used-reports",
+        "name-bracketed-asserts",
         "strip-unused-output",
         "guard-absence-tests",
         "isolate-rule-errors",

@@ -29,6 +29,11 @@ EXPECTED_PACKS = {
         for p in ("minimum", "basicwl", "basic", "en16931", "extended")
         for kind in ("", "-xsd")
     ),
+    # national CIUS (issue 22)
+    "ubl-be@1.31",
+    "si-ubl@2.0.3.13",
+    "nlcius-cii@1.0.3.13",
+    "cius-pt@2.1.1",
 }
 
 

@@ -26,6 +26,7 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.server import ServerSettings, create_app
 from einvoice_validate.server.access import create_key, load_keys, revoke_key
 from einvoice_validate.wire import PROBLEM_MEMBERS
+from tests.conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = (REPO / "examples" / "xrechnung-ubl-invoice.xml").read_bytes()
@@ -124,6 +125,21 @@ def test_forced_profile(app: Any) -> None:
     mismatch = call(app, "POST", VALIDATE + "?profile=xrechnung-3.0-cii", content=GOOD, headers=XML)
     assert "is for cii documents" in assert_problem(mismatch, 400, "request.invalid-parameter")["detail"]
     assert_problem(call(app, "POST", VALIDATE + "?x=1", content=GOOD, headers=XML), 400, "request.invalid-parameter")
+
+
+def test_a_national_cius_invoice(app: Any) -> None:
+    """Issue 22: a Dutch SI-UBL credit note is checked against SI-UBL 2.0.3.13, forced or matched."""
+    data = (CORPUS / "national/si-ubl/SI-UBL-2.0_BR-NL-8_ok_381.xml").read_bytes()
+    for query in ("", "?profile=si-ubl-2.0-ubl-creditnote"):
+        r = call(app, "POST", VALIDATE + query, content=data, headers=XML)
+        assert r.status_code == 200, r.text
+        report = Report.model_validate_json(r.content)
+        assert (report.profile, report.packs, report.valid) == (
+            "si-ubl-2.0-ubl-creditnote",
+            ("ubl-2.1@2.1", "si-ubl@2.0.3.13"),
+            True,
+        )
+        assert [c.pack for c in report.version_choices] == ["si-ubl@2.0.3.13"]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,9 @@ _EMPTY_ELEMENTS = "PEPPOL-EN16931-R008"  # XRechnung's "no empty elements": the 
 
 def _with_long_attachments() -> list[Path]:
     files = sorted(
-        p for d in ("xrechnung-testsuite", "en16931-examples", "mutations-dev") for p in (CORPUS / d).rglob("*.xml")
+        p
+        for d in ("xrechnung-testsuite", "en16931-examples", "mutations-dev", "national")
+        for p in (CORPUS / d).rglob("*.xml")
     )
     return [p for p in files if _LONG.search(p.read_bytes())]
 
@@ -44,7 +46,9 @@ def plain(registry: Registry) -> Validator:
 
 
 def test_the_corpus_has_long_attachments() -> None:
-    assert len(_with_long_attachments()) >= 100  # 29 XRechnung cases, 2 CEN examples, 120 mutations
+    files = _with_long_attachments()
+    assert len(files) >= 120  # 29 XRechnung cases, 2 CEN examples, 120 mutations, 22 UBL.BE and 6 CIUS-PT documents
+    assert {p.parent.name for p in files} >= {"ubl-be", "cius-pt"}
 
 
 def test_no_finding_changes(validator: Validator, plain: Validator) -> None:
@@ -98,9 +102,14 @@ def test_short_attachments_and_plain_invoices_are_not_rewritten() -> None:
     assert slimmed_text(load(Path(__file__).resolve().parents[1] / "examples" / "xrechnung-ubl-invoice.xml")) is None
 
 
+# CIUS-PT 2.1.1 tests the attachment's length (DT-CIUS-PT-111, matches(., '^(.{1,6826666})$')): full content.
+READS_THE_CONTENT = {"cius-pt@2.1.1"}
+
+
 def test_only_reviewed_packs_allow_the_cut() -> None:
     schematron = [m for m in load_manifests().values() if m.kind == "schematron"]
-    assert schematron and all(m.attachment_content == "emptiness" for m in schematron)
+    assert schematron and all(m.attachment_content == "emptiness" for m in schematron if m.key not in READS_THE_CONTENT)
+    assert all(load_manifests()[k].attachment_content == "full" for k in READS_THE_CONTENT)
     assert Manifest.model_fields["attachment_content"].default == "full"  # a new pack version is not reviewed yet
 
 

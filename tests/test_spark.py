@@ -173,6 +173,19 @@ def test_validate_column_gives_the_findings_of_validate_many(
         _assert_same(row, expected[path], path)
 
 
+def test_national_cius_files(spark: SparkSession, validator: Validator) -> None:
+    """Issue 22: the Portuguese and Dutch CII test files get their national rules on the executors too."""
+    folders = [CORPUS / "national/cius-pt", CORPUS / "national/nlcius-cii"]
+    rows = _rows(validate_files(spark, [str(f) for f in folders], options={"pathGlobFilter": "*.xml"}))
+    assert len(rows) == 8
+    for row in rows:
+        path = _local(row["path"])
+        report = validator.validate(next(f / path.name for f in folders if (f / path.name).is_file()))
+        assert row["profile"] in ("cius-pt-ubl-invoice", "nlcius-cii") and row["profile"] == report.profile
+        assert _wire(row["findings"]) == [f.model_dump(mode="json", by_alias=True) for f in report.findings]
+    assert sorted(r["valid"] for r in rows) == [False, True, True, True, True, True, True, True]  # BR-NL-10
+
+
 def test_explode_findings_counts_rules(spark: SparkSession, corpus_files: list[Path]) -> None:
     sample = [p for p in corpus_files if p.parent == MUTATIONS][:40]
     df = spark.createDataFrame([(p.name[:5], p.read_bytes()) for p in sample], "supplier string, xml binary")

@@ -528,13 +528,8 @@ def translate(entries: dict[str, tuple[Variant, ...]]) -> tuple[dict[str, list[V
     return out, counts, missing
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dry-run", action="store_true", help="classify and report, do not rewrite the file")
-    parser.add_argument("file", nargs="?", type=Path, default=CATALOGUE_FILE)
-    args = parser.parse_args(argv)
-    entries = load_catalogue([args.file]).entries
-    out, counts, missing = translate(entries)
+def report(counts: Counter[str], missing: list[str]) -> bool:
+    """Print how many texts each way covered and every text left without German; True when none is left."""
     for how, n in counts.most_common():
         print(f"{n:5d}  {how}")
     print(f"{sum(counts.values()):5d}  total")
@@ -542,6 +537,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{len(missing)} texts without German:", file=sys.stderr)
         for line in missing:
             print(line, file=sys.stderr)
+    return not missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dry-run", action="store_true", help="classify and report, do not rewrite the file")
+    parser.add_argument("file", nargs="?", type=Path, default=CATALOGUE_FILE)
+    args = parser.parse_args(argv)
+    entries = load_catalogue([args.file]).entries
+    out, counts, missing = translate(entries)
+    if not report(counts, missing):
         return 1
     if not args.dry_run:
         write_catalogue_file(args.file, out)

@@ -44,4 +44,11 @@ done
 
 cd "$shared/rulesets"
 # plan-full = plan-kosit + Peppol BIS Billing 3.0 + ZUGFeRD (REFERENCE_PLAN=plan-kosit.tsv for the KoSIT routes only).
-exec java -cp "$saxon_jar:$out" RefValidate "../reference/${REFERENCE_PLAN:-plan-full.tsv}" "${args[@]}"
+# REFERENCE_PLAN: a plan of ../shared/reference by name, or a plan file of one's own by absolute path (its xsd and
+# xslt paths relative to the shared rulesets folder, as in the shared plans; tests/test_national.py writes one).
+plan="${REFERENCE_PLAN:-plan-full.tsv}"
+case "$plan" in
+    /*) ;;
+    *) plan="../reference/$plan" ;;
+esac
+exec java -cp "$saxon_jar:$out" RefValidate "$plan" "${args[@]}"

@@ -283,6 +283,105 @@ for folder, upper, title in ZUGFERD_PROFILES:
     )
 
 
+# ---- National CIUS (issue 22): UBL.BE, SI-UBL, NLCIUS CII, CIUS-PT ------------------------------------------------
+# As phive-rules registers them (phive-rules-{ublbe,simplerinvoicing,cius-pt}/src/main/java/.../*Validation.java):
+# the UBL 2.1 or CII D16B XSD, then the one national stylesheet, which carries its own copy of the EN 16931 rules.
+# Files as committed in phax/phive-rules at PHIVE_NATIONAL (../shared/rulesets/SOURCES.md, "National CIUS").
+PHIVE_NATIONAL = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+NATIONAL_RAW = (
+    f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE_NATIONAL}/phive-rules-{{module}}/src/main/resources/"
+)
+NATIONAL_PACKS = (
+    # id, version, module, stylesheet under external/schematron/, title, licence, release
+    (
+        "ubl-be",
+        "1.31",
+        "ublbe",
+        "ublbe/en16931/v1.31/GLOBALUBL.BE.xslt",
+        "UBL.BE 1.31 (Belgium, GLOBALUBL.BE): EN 16931 rules and the UBL.BE rules in one stylesheet",
+        "UBL.BE (ubl.be): no licence text published (CEN-derived parts reused with CEN's permission); "
+        "compiled XSLT: Apache-2.0 (phive-rules)",
+        "UBL.BE 1.31 (phive-rules 3.1.12, 'Added support for UBL.BE 1.31')",
+    ),
+    (
+        "si-ubl",
+        "2.0.3.13",
+        "simplerinvoicing",
+        "simplerinvoicing/si-ubl-2.0.3.13.xslt",
+        "SI-UBL 2.0.3.13 (Netherlands, NLCIUS for UBL): EN 16931 rules and the BR-NL rules in one stylesheet",
+        "MIT (Stichting Simplerinvoicing, SimplerInvoicing/validation; CEN-derived parts EUPL-1.2); "
+        "packaged by phive-rules (Apache-2.0)",
+        "SI-UBL 2.0.3.13 (phive-rules 4.3.3, SimplerInvoicing release of 2026-05-21)",
+    ),
+    (
+        "nlcius-cii",
+        "1.0.3.13",
+        "simplerinvoicing",
+        "nlcius/nlcius-cii-1.0.3.13.xslt",
+        "NLCIUS-CII 1.0.3.13 (Netherlands, NLCIUS for CII): EN 16931 rules and the BR-NL rules in one stylesheet",
+        "MIT (Stichting Simplerinvoicing, SimplerInvoicing/validation; CEN-derived parts EUPL-1.2); "
+        "packaged by phive-rules (Apache-2.0)",
+        "NLCIUS-CII 1.0.3.13 (phive-rules 4.3.3, SimplerInvoicing release of 2026-05-21)",
+    ),
+    (
+        "cius-pt",
+        "2.1.1",
+        "cius-pt",
+        "2.1.1/urn_feap.gov.pt_CIUS-PT_2.1.1.xslt",
+        "CIUS-PT 2.1.1 (Portugal, eSPap): EN 16931 rules and the CIUS-PT rules in one stylesheet",
+        "eSPap (feap.gov.pt): no licence text published (CEN-derived parts EUPL-1.2); "
+        "compiled XSLT: Apache-2.0 (phive-rules)",
+        "CIUS-PT 2.1.1 (phive-rules 2.1.10, 'Added support for Portuguese CIUS-PT 2.1.1')",
+    ),
+)
+for pack_id, version, module, upstream_sheet, title, licence, release in NATIONAL_PACKS:
+    raw = NATIONAL_RAW.format(module=module)
+    sheet = "xslt/" + upstream_sheet.rsplit("/", 1)[1]
+    PACKS.append(
+        {
+            "id": pack_id,
+            "version": version,
+            "kind": "schematron",
+            "syntax": "cii" if pack_id == "nlcius-cii" else "ubl",
+            "title": title,
+            "source_dir": f"national/{pack_id}/{version}",
+            "files": [sheet, "LICENSE", "NOTICE"],
+            "entries": {"stylesheet": sheet},
+            "licence": licence,
+            "upstream": {
+                "repository": "https://github.com/phax/phive-rules",
+                "release": release,
+                "commit": PHIVE_NATIONAL,
+            },
+            "archives": [],
+            "sources": {
+                sheet: f"{raw}external/schematron/{upstream_sheet}",
+                "LICENSE": raw + "LICENSE",
+                "NOTICE": raw + "NOTICE",
+            },
+        }
+    )
+# In force (README, "National CIUS", cites each source):
+# * UBL.BE 1.31: no effective date is published (ubl.be lists the current version only); from its publication: the
+#   official archive "GLOBALUBL.BE V1.31.zip" (phive-rules-ublbe/docs/) holds GLOBALUBL.BE.sch dated 2024-07-26,
+#   added to phive-rules the same day (commit 3f0f807).
+# * SI-UBL 2.0.3.13: "In effect as of 2026-08-17" (SimplerInvoicingValidation.java, VID_SI_INVOICE_V2_0_3_13).
+# * NLCIUS-CII 1.0.3.13: released 2026-05-21 in the same SimplerInvoicing repository release as SI-UBL 2.0.3.13
+#   (phive-rules 4.3.3); each such release has one effective date for all its sets (SimplerInvoicing/validation,
+#   Changelog: "This release will be in effect as of ..."): 2026-08-17.
+# * CIUS-PT 2.1.1: eSPap's revision table ("Legenda & Revisões" in Representacao_Sintaxica_CIUS-PT_UBL2.1.xlsx,
+#   phive-rules-cius-pt/docs/2.1.1/): version 2.1.1, "Concluído e publicado" 2021-02-26.
+IN_FORCE.update(
+    {
+        "ubl-be@1.31": ("2024-07-26", None),
+        "si-ubl@2.0.3.13": ("2026-08-17", None),
+        "nlcius-cii@1.0.3.13": ("2026-08-17", None),
+        "cius-pt@2.1.1": ("2021-02-26", None),
+    }
+)
+# ---- end of National CIUS ---------------------------------------------------------------------------------------
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -311,6 +410,12 @@ ATTACHMENT_CONTENT_REVIEWED = {
     # and the mimeCode code list, or report the element as not used (test true()); other rules count them; the only
     # rule reading every leaf's text is the "no empty elements" one (context //*[not(*) and not(normalize-space())]).
     *(f"zugferd-{p}@2.5.2" for p in ("minimum", "basicwl", "basic", "en16931", "extended")),
+    # National CIUS (issue 22): their CEN copies as above; their own rules name a BinaryObject only for @mimeCode
+    # (BR-CL-24) and @filename, and read leaf text only in the "no empty elements" rule. Not CIUS-PT: its
+    # DT-CIUS-PT rule on cbc:EmbeddedDocumentBinaryObject tests the content's length (matches(., '^(.{1,6826666})$')).
+    "ubl-be@1.31",
+    "si-ubl@2.0.3.13",
+    "nlcius-cii@1.0.3.13",
 }
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CATALOGUE_DIR",
+    "NATIONAL_PACKS",
     "PLACEHOLDER",
     "SAME_TEXT_ALLOWED",
     "Catalogue",
@@ -371,7 +372,7 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
     """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
     from lxml import etree
 
-    from .rulesets.prepare import not_used_id
+    from .rulesets.prepare import bracketed_id, not_used_id
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
@@ -384,8 +385,9 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
             if text_el is None:
                 continue
             template = _template(text_el)
-            # The id the preparation gives an id-less "not used" report (rulesets.prepare, name-not-used-reports).
-            rid = not_used_id(_rule_id(el), template)
+            # The id the preparation gives an id-less assertion (rulesets.prepare: name-not-used-reports,
+            # name-bracketed-asserts).
+            rid = not_used_id(_rule_id(el), template) or bracketed_id("".join(str(t) for t in text_el.itertext()))
             if rid is None:
                 continue
             key = (rid, template)
@@ -403,8 +405,14 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
 )
 
 
+NATIONAL_PACKS = ("ubl-be@", "si-ubl@", "nlcius-cii@", "cius-pt@")
+"""The national CIUS packs (issue 22), as key prefixes: their texts not found elsewhere are in ``national.toml``."""
+
+
 def family_file(rule_id: str, pack_key: str) -> str:
     """Which catalogue file holds a rule's entries (CIUS-RO's own texts of CEN rules go to ``cius-ro.toml``)."""
+    if pack_key.startswith(NATIONAL_PACKS):  # also their own texts of CEN, UBL and Peppol rules
+        return "national.toml"
     if pack_key.startswith("cius-ro") and not rule_id.startswith(("UBL-", "CII-")):
         return "cius-ro.toml"
     if pack_key.startswith("peppol-bis") and not rule_id.startswith(("BR-", "UBL-", "CII-")):

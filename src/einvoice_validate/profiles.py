@@ -83,6 +83,9 @@ class Profile(BaseModel):
     envelope: Envelope | None = None
     """Match only documents taken out of this envelope (``pdf``: the Factur-X EN16931 profile, whose guideline id
     is plain EN 16931's)."""
+    unchecked_extensions: dict[str, str] = {}
+    """Spec-id substring → rules a document with it also claims and no installed pack of this profile checks (the
+    SI-UBL G-account extension): such a document gets an INFO finding saying so (``profile.extension-not-checked``)."""
     provided_by: Literal["official", "user"] = "official"
     extends: str | None = None
     """A user profile: the official profile it is layered on."""
@@ -162,6 +165,12 @@ class Profile(BaseModel):
             return any(s in self.spec_ids for s in document.spec_ids)
         return any(known in s for s in document.spec_ids for known in self.spec_ids)
 
+    def unchecked_for(self, document: Document) -> tuple[str, ...]:
+        """The :attr:`unchecked_extensions` the document's spec id claims, in profile order."""
+        return tuple(
+            rules for known, rules in self.unchecked_extensions.items() if any(known in s for s in document.spec_ids)
+        )
+
     def knows_spec_id(self, document: Document) -> bool:
         """Whether the document's spec id is one this profile is meant for (exact, or by substring)."""
         if self.match == "contains":
@@ -214,6 +223,7 @@ class UserProfile(BaseModel):
             schematron=(*base.schematron, *self.schematron),
             verdict=base.verdict,
             envelope=base.envelope,
+            unchecked_extensions=base.unchecked_extensions,
             custom_levels={**base.custom_levels, **self.custom_levels},
             provided_by="user",
             extends=base.name,

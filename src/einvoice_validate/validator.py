@@ -28,6 +28,7 @@ from .xsd import XsdStage
 __all__ = ["ENGINES", "Validator", "engine_name"]
 
 GENERIC_PROFILE_NOTE = "profile.en16931-only"
+EXTENSION_NOTE = "profile.extension-not-checked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,8 @@ class Validator:
     ) -> Iterator[Finding]:
         if profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
+        for rules in profile.unchecked_for(document):
+            yield _extension_note(document, profile, rules)
         if document.pdf is not None:
             from .envelopes.pdf import envelope_findings
 
@@ -197,17 +200,26 @@ def _with_level(finding: Finding, level: str) -> Finding:
 
 
 def _generic_note(document: Document, profile: Profile) -> Finding:
-    from .messages import catalogue
-
     spec = document.spec_id
     values = (spec, profile.name) if spec is not None else (profile.name,)
+    return _note(GENERIC_PROFILE_NOTE, values, 0 if spec is not None else 1)
+
+
+def _extension_note(document: Document, profile: Profile, rules: str) -> Finding:
+    return _note(EXTENSION_NOTE, (document.spec_id or "", rules, profile.name), 0)
+
+
+def _note(rule_id: str, values: tuple[str, ...], variant: int) -> Finding:
+    """An INFO finding of the input stage about the profile chosen (BT-24: the specification identifier)."""
+    from .messages import catalogue
+
     return Finding(
-        rule_id=GENERIC_PROFILE_NOTE,
+        rule_id=rule_id,
         severity=Severity.INFO,
         flag="information",
         stage="input",
         location=None,
-        message=catalogue().render_code(GENERIC_PROFILE_NOTE, values, variant=0 if spec is not None else 1),
+        message=catalogue().render_code(rule_id, values, variant=variant),
         terms=("BT-24",),
         source=f"einvoice-validate@{__version__}",
     )

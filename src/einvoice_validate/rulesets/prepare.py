@@ -88,7 +88,10 @@ prepared stylesheet that still calls a function or instruction reading a resourc
 ``name-not-used-reports`` (v1, issue 14) gives the Factur-X stylesheets' id-less reports ("Element 'ram:X' is
 marked as not used in the given context.", "Attribute @schemeID' marked as not used in the given context.": 11 to
 521 per profile) the id :data:`NOT_USED_ID`, set at install time in the prepared copy, so every finding has an id
-the catalogue and the profile's severity overrides can name; the text (which element) and the location stay. Any
+the catalogue and the profile's severity overrides can name; the text (which element) and the location stay.
+
+``name-bracketed-asserts`` (v1, issue 22) gives an id-less assertion whose text starts with its rule id in brackets
+(SI-UBL 2.0.3.13: ``[BII2-T10-R001]``, ``[SI-V20-INV-R000]``, ``[SI-INV-R000]``) that id (:func:`bracketed_id`). Any
 other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each assertion's id).
 """
 
@@ -123,6 +126,7 @@ __all__ = [
     "PreparedEntry",
     "PreparedIndex",
     "Step",
+    "bracketed_id",
     "not_used_id",
     "prepare_pack",
     "prepare_pack_dir",
@@ -761,6 +765,30 @@ def _name_not_used_reports(root: etree._Element) -> None:
             kept.set("id", NOT_USED_ID)
 
 
+_BRACKETED_ID = re.compile(r"^\s*\[([A-Za-z][A-Za-z0-9_.-]*)\]")
+
+
+def bracketed_id(text: str) -> str | None:
+    """The rule id an assertion writes at the start of its text (``[SI-V20-INV-R000]-This XML instance ...``)."""
+    found = _BRACKETED_ID.match(text)
+    return found.group(1) if found else None
+
+
+def _name_bracketed_asserts(root: etree._Element) -> None:
+    """Step ``name-bracketed-asserts`` (v1, issue 22): an ``id`` for each id-less assertion whose text starts with
+    its rule id in brackets. SI-UBL 2.0.3.13's four "SI-UBL-VERSION" assertions ([BII2-T10-R001] "An invoice MUST
+    have a customization identifier", twice; [SI-V20-INV-R000]; [SI-INV-R000]) carry no ``id`` attribute: the
+    reference reports them with no id, the message catalogue and ``isolate-rule-errors`` need one. The label is
+    the id the pack itself gives the rule; the text (label included) and the location stay."""
+    for kept in root.iter(*_KEPT):
+        if kept.get("id") is not None or _static_xsl_attribute(kept, "id") is not None:
+            continue
+        text_el = kept.find(f"{{{_SVRL}}}text")
+        found = bracketed_id("".join(str(t) for t in text_el.itertext())) if text_el is not None else None
+        if found is not None:
+            kept.set("id", found)
+
+
 def resource_reads(root: etree._Element) -> list[str]:
     """Every place in a stylesheet that reads a resource at run time: the instructions of
     :data:`RESOURCE_INSTRUCTIONS` and each attribute value calling a function of :data:`RESOURCE_FUNCTIONS`
@@ -845,6 +873,7 @@ class Step:
 STEPS: tuple[Step, ...] = (
     Step("inline-code-db", 1, _inline_code_db, uses_resources=True),
     Step("name-not-used-reports", 1, _name_not_used_reports),
+    Step("name-bracketed-asserts", 1, _name_bracketed_asserts),
     Step("strip-unused-output", 1, _strip_unused_output),
     Step("guard-absence-tests", 2, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
