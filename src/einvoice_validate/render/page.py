@@ -143,7 +143,8 @@ h2.ev-section{font:bold 20px sans-serif;margin:34px 0 6px;padding-bottom:4px;bor
 .ev-raw{font-style:italic;text-decoration:underline wavy #b00020}
 @media print{
  body{background:#fff;overflow:visible}.menue{display:none}
- .box,.boxzeile,.ev-note,.ev-list li{break-inside:avoid}
+ .boxzeile,.rechnungsZeile,.boxtitel,.ev-note,.ev-list li{break-inside:avoid}
+ .boxtitel{break-after:avoid}.inhalt{margin:0}
  h2.ev-section{break-after:avoid}
  @page{size:A4;margin:12mm}
 }
@@ -452,6 +453,14 @@ def _sections(body: etree._Element, labels: Labels, lang: str, words: dict[str, 
                 del element.attrib[attr]
 
 
+def _box_failures(body: etree._Element, words: dict[str, str]) -> None:
+    for element in list(body.iter("div")):
+        if element.get("class") == "ev-box-failed":
+            element.set("class", "ev-failed")
+            element.text = words["section-failed"].format(element.get("data-ev-code"), (element.text or "").strip())
+            del element.attrib["data-ev-code"]
+
+
 def viewer_fragment(
     view: View,
     document: Document,
@@ -474,6 +483,7 @@ def viewer_fragment(
     _attachments(view, index, words, printable)
     _mark(placements, lang)
     _sections(view.body, labels, lang, words)
+    _box_failures(view.body, words)
     number = next((" ".join(e.itertext()) for e in view.model.iterchildren(f"{{{XR_NS}}}Invoice_number")), "")
     fragment = etree.Element("div", {"class": "ev-invoice"})
     fragment.append(_summary(report, placements, labels, lang, number, viewer))

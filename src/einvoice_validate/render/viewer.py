@@ -35,6 +35,7 @@ import hashlib
 import re
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -60,6 +61,7 @@ __all__ = [
     "Viewer",
     "ViewerFailed",
     "check_reads",
+    "iterated_names",
     "numeric_names",
     "repair_model",
 ]
@@ -216,6 +218,16 @@ _DATE = re.compile(r"-?[0-9]{4,}-[0-9]{2}-[0-9]{2}(?:Z|[+-][0-9]{2}:[0-9]{2})?")
 _NUMBER = re.compile(r"\s*[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|INF)\s*|\s*NaN\s*")
 
 
+def iterated_names(html_stylesheet: etree._Element) -> frozenset[str]:
+    """The model elements the HTML stylesheet iterates over (``xsl:for-each``, ``xsl:apply-templates``): the
+    only ones it expects more than one of."""
+    names: set[str] = set()
+    for tag in ("for-each", "apply-templates"):
+        for element in html_stylesheet.iter(f"{{{_XSL}}}{tag}"):
+            names.update(_XR_NAME.findall(element.get("select", "")))
+    return frozenset(names)
+
+
 def numeric_names(html_stylesheet: etree._Element) -> frozenset[str]:
     """The model elements the HTML stylesheet formats as numbers (``format-number``, its own
     ``xrf:format-with-at-least-two-digits``, ``sum``): their values must be numbers, one per element."""
@@ -252,29 +264,28 @@ class RawValue:
     text: str
 
 
-def repair_model(model: etree._Element, numbers: frozenset[str]) -> list[RawValue]:
-    """Take out of ``model`` every value the HTML stylesheet would stop on (an invalid invoice has them): a
-    date element (``*_date``; ``;``-separated dates where the model joins several) that is not a date, a
-    formatted number that is not a number, and every second same-named element of those (the HTML takes one).
-    Returns what was taken out, so that the page shows it as written."""
+def repair_model(model: etree._Element, numbers: frozenset[str], iterated: frozenset[str]) -> list[RawValue]:
+    """Take out of ``model`` what the HTML stylesheet would stop on (an invalid invoice has it): a second
+    element of a name the stylesheet expects once (not in ``iterated``; the first stays), a date element
+    (``*_date``; ``;``-separated dates where the model joins several) that is not a date, a number it formats
+    (``numbers``) that is not a number. Returns the values taken out, so that the page shows them as written (a
+    second group, such as a doubled invoice period, is not shown: its findings are marked at its parent's box)."""
     taken: list[RawValue] = []
     for element in list(model.iter()):
-        if not isinstance(element.tag, str) or len(element):
+        if not isinstance(element.tag, str) or element.getparent() is None:
             continue
         name = etree.QName(element).localname
-        is_date, is_number = name.endswith("_date"), name in numbers
-        if not (is_date or is_number):
-            continue
-        text = element.text or ""
-        if is_date:
-            bad = not all(_valid_date(t) for t in text.split(";"))
-        else:
-            bad = not _NUMBER.fullmatch(text)
-        previous = element.getprevious()
-        while previous is not None and previous.tag != element.tag:
-            previous = previous.getprevious()
-        if bad or previous is not None:
-            taken.append(RawValue(element.get(_XR_SRC, ""), element.get(_XR_ID, ""), text))
+        doubled = name not in iterated and any(p.tag == element.tag for p in element.itersiblings(preceding=True))
+        bad = False
+        if not len(element) and not doubled:
+            text = element.text or ""
+            if name.endswith("_date"):
+                bad = not all(_valid_date(t) for t in text.split(";"))
+            elif name in numbers:
+                bad = not _NUMBER.fullmatch(text)
+        if doubled or bad:
+            if not len(element):
+                taken.append(RawValue(element.get(_XR_SRC, ""), element.get(_XR_ID, ""), element.text or ""))
             element.getparent().remove(element)  # type: ignore[union-attr]
     return taken
 
@@ -290,7 +301,9 @@ def html_wrapper(stylesheet: Path, lang: str, labels: Labels) -> str:
         mode = template.get("mode")
         stamps.append(
             f"<xsl:template match={quoteattr(match)}" + (f" mode={quoteattr(mode)}" if mode else "") + ">"
-            '<xsl:variable name="out"><xsl:next-match/></xsl:variable>'
+            '<xsl:variable name="out"><xsl:try><xsl:next-match/><xsl:catch><div class="ev-box-failed" '
+            'data-ev-code="{local-name-from-QName($err:code)}"><xsl:value-of select="$err:description"/></div>'
+            "</xsl:catch></xsl:try></xsl:variable>"
             '<xsl:apply-templates select="$out/node()" mode="ev:stamp">'
             '<xsl:with-param name="src" select="string(@xr:src)"/></xsl:apply-templates></xsl:template>'
         )
@@ -322,13 +335,14 @@ _compiled: dict[tuple[str, str, str, str], Any] = {}
 """(engine, pack folder, pack key, what) → compiled wrapper: once per process, whatever the Viewer instance."""
 
 
-def _compile(engine: Engine, pack: InstalledPack, what: str, text: str) -> Any:
+def _compile(engine: Engine, pack: InstalledPack, what: str, wrapper: Callable[[], str]) -> Any:
     key = (engine.name, str(pack.directory), pack.key, what)
     with _lock:
         compiled = _compiled.get(key)
         if compiled is None:
             # The engines compile a stylesheet by path; the wrapper imports the official files by their absolute
             # URIs, so it is needed only while compiling: written to a private folder, removed right after.
+            text = wrapper()
             with tempfile.TemporaryDirectory(prefix="einvoice-validate-viewer-") as tmp:
                 path = Path(tmp) / f"{what}.xsl"
                 path.write_text(text, encoding="utf-8")
@@ -362,15 +376,18 @@ class Viewer:
             {lang: etree.parse(str(self.pack.entry(f"l10n-{lang}")), _XML_PARSER).getroot() for lang in LANGS}
         )
         self.css = self.pack.entry("css").read_text(encoding="utf-8")
-        self.numbers = numeric_names(etree.parse(str(self.pack.entry("html")), _XML_PARSER).getroot())
+        html = etree.parse(str(self.pack.entry("html")), _XML_PARSER).getroot()
+        self.numbers, self.iterated = numeric_names(html), iterated_names(html)
 
     def _mapping(self, document_type: str) -> Any:
-        return _compile(self.engine, self.pack, document_type, mapping_wrapper(self.pack.entry(document_type)))
+        return _compile(self.engine, self.pack, document_type, lambda: mapping_wrapper(self.pack.entry(document_type)))
 
     def _html(self, lang: str) -> Any:
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGS)}")
-        return _compile(self.engine, self.pack, f"html-{lang}", html_wrapper(self.pack.entry("html"), lang, self.labels))
+        return _compile(
+            self.engine, self.pack, f"html-{lang}", lambda: html_wrapper(self.pack.entry("html"), lang, self.labels)
+        )
 
     def prepare(self, *langs: str) -> None:
         """Compile every stylesheet now (all three mappings, the HTML for ``langs``, default both)."""
@@ -387,7 +404,7 @@ class Viewer:
         try:
             source = self.engine.load(document)
             model = _parsed(mapping.run(source), "mapping")
-            raw = repair_model(model, self.numbers)
+            raw = repair_model(model, self.numbers, self.iterated)
             model_text = etree.tostring(model, encoding="unicode")
             body = _parsed(html.run(self.engine.parse_text(model_text)), "html")
         except StylesheetRuntimeError as exc:
