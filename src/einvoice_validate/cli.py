@@ -363,7 +363,14 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
     render = ReportWriter(
-        args.format, out, args.lang, timings=args.timings, quiet=args.quiet, errors_only=args.errors_only
+        args.format,
+        out,
+        args.lang,
+        timings=args.timings,
+        quiet=args.quiet,
+        errors_only=args.errors_only,
+        rules_home=args.home,
+        engine=args.engine,
     )
     worst = EXIT_VALID
     try:
