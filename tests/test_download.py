@@ -69,6 +69,9 @@ def _put(root: Path, rel: str, data: bytes) -> None:
     (root / rel).write_bytes(data)
 
 
+VIEWER_COMMIT = "0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+
+
 def build_upstream(rulesets: Path, root: Path) -> None:
     """Upstream's files, as published, under ``root/HOST/PATH``."""
     # OASIS: the whole UBL 2.1 package; the runtime schemas in xsdrt/ (no NOTICE: that one is ours).
@@ -118,6 +121,17 @@ def build_upstream(rulesets: Path, root: Path) -> None:
         _put(root, f"{zf_resources}/external/schematron/2.5.2/{path.name}", path.read_bytes())
     for path in sorted((zf / "xsd").glob("*/*.xsd")):
         _put(root, f"{zf_resources}/external/schemas/2.5.2/{path.parent.name}/{path.name}", path.read_bytes())
+    # KoSIT's viewer (issue 25): single files of the repository at the tag's commit, the stylesheets under src/xsl/,
+    # the usage notes under doc/.
+    viewer = rulesets / "visualization/xrechnung-visualization/2026-01-31"
+    viewer_raw = (
+        "raw.githubusercontent.com/itplr-kosit/xrechnung-visualization/0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+    )
+    _put(root, f"{viewer_raw}/LICENSE", (viewer / "LICENSE").read_bytes())
+    _put(root, f"{viewer_raw}/doc/usage.md", (viewer / "usage.md").read_bytes())
+    for path in sorted((viewer / "xsl").rglob("*")):
+        if path.is_file():
+            _put(root, f"{viewer_raw}/src/xsl/{path.relative_to(viewer / 'xsl').as_posix()}", path.read_bytes())
 
 
 @dataclass
@@ -203,7 +217,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 22  # 9 + ZUGFeRD 10 + Peppol 3
+    assert len(downloaded.installed()) == len(load_manifests()) == 23  # 9 + ZUGFeRD 10 + Peppol 3 + the viewer
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -307,7 +321,7 @@ def test_cli_sources_lists_every_address() -> None:
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol
-    assert len(rows) == len(addresses(load_manifests().values())) == 52
+    assert len(rows) == len(addresses(load_manifests().values())) == 63  # 52 + the viewer's 11 files
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 

@@ -22,7 +22,7 @@ from lxml import html as lxml_html
 
 from einvoice_validate import Report, Validator
 from einvoice_validate.cli import main
-from einvoice_validate.errors import RulesetError
+from einvoice_validate.errors import EInvoiceValidateError, RulesetError
 from einvoice_validate.locations import Locator
 from einvoice_validate.parse import load
 from einvoice_validate.profiles import all_profiles, select_profile
@@ -105,7 +105,7 @@ def _samples(shared: Path, registry: Registry) -> dict[str, Path]:
                 continue
             try:
                 profile = select_profile(load(path), profiles, None).name
-            except Exception:  # not an invoice, or no profile: not a sample
+            except EInvoiceValidateError:  # not an invoice, or no profile: not a sample
                 continue
             found.setdefault(profile, path)
     return found
@@ -139,7 +139,9 @@ def test_a_pdf_invoice_renders_the_embedded_xml(shared: Path, renderer: Renderer
 
 def _line_steps(location: str) -> int | None:
     """The position of the invoice line a readable path is in (1 when the path names the only line)."""
-    match = re.search(r"/(?:cac:InvoiceLine|cac:CreditNoteLine|ram:IncludedSupplyChainTradeLineItem)(?:\[(\d+)\])?", location)
+    match = re.search(
+        r"/(?:cac:InvoiceLine|cac:CreditNoteLine|ram:IncludedSupplyChainTradeLineItem)(?:\[(\d+)\])?", location
+    )
     if match is None or "SubInvoiceLine" in location:
         return None
     return int(match.group(1) or 1)
@@ -151,7 +153,12 @@ def _line_ids(root: etree._Element) -> list[str]:
         "/*/*[local-name()='InvoiceLine' or local-name()='CreditNoteLine'] | "
         "/*/*[local-name()='SupplyChainTradeTransaction']/*[local-name()='IncludedSupplyChainTradeLineItem']"
     )
-    ids = [line.xpath("string(*[local-name()='ID'] | *[local-name()='AssociatedDocumentLineDocument']/*[local-name()='LineID'])") for line in lines]
+    ids = [
+        line.xpath(
+            "string(*[local-name()='ID'] | *[local-name()='AssociatedDocumentLineDocument']/*[local-name()='LineID'])"
+        )
+        for line in lines
+    ]
     return [" ".join(str(i).split()) for i in ids]
 
 
@@ -235,7 +242,7 @@ def _hostile() -> bytes:
     reference = (
         "<cac:AdditionalDocumentReference><cbc:ID>A 1</cbc:ID>"
         "<cbc:DocumentDescription>&lt;b onmouseover=alert(1)&gt;x&lt;/b&gt;</cbc:DocumentDescription><cac:Attachment>"
-        "<cbc:EmbeddedDocumentBinaryObject mimeCode=\"text/html\" filename=\"x');document.title='pwned3';//.html\">"
+        '<cbc:EmbeddedDocumentBinaryObject mimeCode="text/html" filename="x\');document.title=\'pwned3\';//.html">'
         "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==</cbc:EmbeddedDocumentBinaryObject>"
         "<cac:ExternalReference><cbc:URI>javascript:document.title='pwned4'</cbc:URI></cac:ExternalReference>"
         "</cac:Attachment></cac:AdditionalDocumentReference>"
@@ -343,7 +350,7 @@ def _pack_copy(registry: Registry, tmp_path: Path) -> InstalledPack:
     "change",
     [
         '<xsl:variable name="x" select="doc(\'/etc/hostname\')"/>',
-        "<xsl:template match=\"xr:Buyer_name\"><xsl:value-of select=\"unparsed-text(.)\"/></xsl:template>",
+        '<xsl:template match="xr:Buyer_name"><xsl:value-of select="unparsed-text(.)"/></xsl:template>',
         '<xsl:include href="../../../../../../etc/x.xsl"/>',
     ],
 )

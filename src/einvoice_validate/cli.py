@@ -46,6 +46,7 @@ meets (about 0.6 s of CPU per syntax, measured), which only pays off over some h
 a batch of both syntaxes is faster with one worker per syntax (the pool routes documents by syntax, see
 :mod:`einvoice_validate.batch`), a small batch of one syntax in this one process."""
 
+SHOW_USER = "show"  # _needed_packs: a viewer pack is needed by the show command, not by a profile
 PROGRESS_MIN_FILES = 20
 """A progress bar is drawn (on a terminal's stderr only) from this many files on."""
 
@@ -422,7 +423,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     if args.output is not None:
         args.output.write_bytes(shown.content)
     elif args.format == "pdf":
-        out.buffer.write(shown.content)  # type: ignore[attr-defined]  # checked above
+        out.buffer.write(shown.content)  # checked above: a real stream
         out.flush()
     else:
         out.write(shown.content.decode("utf-8"))
@@ -507,6 +508,9 @@ def _needed_packs(registry: Registry) -> dict[str, list[str]]:
     for profile in all_profiles(registry.home):
         for key in (profile.xsd, *profile.candidate_keys(registry.manifests)):
             needed.setdefault(key, []).append(profile.name)
+    for key, manifest in registry.manifests.items():
+        if manifest.kind == "viewer":  # no profile runs it: `show` does
+            needed.setdefault(key, []).append(SHOW_USER)
     return needed
 
 
@@ -514,9 +518,9 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
     for key in missing:
         names = needed[key]
         more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+        users = "`einvoice-validate show`" if names == [SHOW_USER] else f"the profile(s) {', '.join(names[:2])}{more}"
         print(
-            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} "
-            f"(needed by the profile(s) {', '.join(names[:2])}{more})",
+            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} (needed by {users})",
             file=err,
         )
     if missing:

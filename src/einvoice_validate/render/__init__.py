@@ -27,7 +27,7 @@ from lxml import etree
 
 from ..findings import Report
 from ..parse import Document, Source, load, read_source
-from .page import build_page, failed_fragment, viewer_fragment
+from .page import build_page, failed_fragment, text_of, viewer_fragment
 from .viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
 
 if TYPE_CHECKING:
@@ -87,12 +87,14 @@ class Renderer:
             view = viewer.view(document, lang)
         except ViewerFailed as exc:
             return failed_fragment(report, viewer.labels, lang, name, exc.code, exc.message)
-        return viewer_fragment(view, document, report, viewer.labels, lang, viewer=name, printable=printable, prefix=prefix)
+        return viewer_fragment(
+            view, document, report, viewer.labels, lang, viewer=name, printable=printable, prefix=prefix
+        )
 
     def page(self, document: Document, report: Report | None, lang: str = "de", *, printable: bool = False) -> bytes:
         """The whole HTML page (UTF-8) for one invoice."""
         fragment = self.fragment(document, report, lang, printable=printable)
-        title = next((" ".join(h.itertext()) for h in fragment.iter("h1")), "") or "XRechnung"
+        title = next((text_of(h) for h in fragment.iter("h1")), "") or "XRechnung"
         viewer = self.viewer
         return build_page([fragment], viewer.labels, lang, viewer.css, title=title, with_nav=not printable)
 

@@ -46,6 +46,7 @@ __all__ = [
     "build_page",
     "failed_fragment",
     "place_findings",
+    "text_of",
     "viewer_fragment",
 ]
 
@@ -161,6 +162,11 @@ class Placement:
     terms: list[str] = field(default_factory=list)
 
 
+def text_of(element: etree._Element) -> str:
+    """The text content of an element (lxml types ``itertext`` as str or bytes; it gives str here)."""
+    return "".join(str(t) for t in element.itertext())
+
+
 def _ancestors(path: str) -> Iterable[str]:
     """``path`` and each of its ancestors' readable paths, innermost first (readable paths have no "/" inside a
     step)."""
@@ -259,7 +265,7 @@ def _show_raw(view: View, index: _Index, words: dict[str, str]) -> None:
         path = index.locator.place(raw.src).path if raw.src else None
         box = index.box_of(path)[1]
         for hit in _field_hits(view, index, box, raw.term)[:1]:
-            shown = "".join(hit.itertext()).strip()
+            shown = text_of(hit).strip()
             span = _text("span", (" / " if shown else "") + raw.text, class_="ev-raw", title=words["raw"])
             hit.append(span)
 
@@ -324,7 +330,7 @@ def _where(placement: Placement, labels: Labels, lang: str, words: dict[str, str
         elif f.pack_location:
             etree.SubElement(where, "code").text = f.pack_location
         else:
-            where.text = "–"
+            where.text = "-"
     if f.line is not None:
         last = where[-1] if len(where) else None
         tail = f" ({words['line']} {f.line})"
@@ -416,7 +422,7 @@ def _attachments(view: View, index: _Index, words: dict[str, str], printable: bo
             for hidden in [e for e in box.iter("div") if e.get("style") == "display:none;" and e.get("id")]:
                 hidden.getparent().remove(hidden)  # type: ignore[union-attr]
             for link in [a for a in box.iter("a") if (a.get("href") or "").startswith("#")]:
-                content = "".join(attached.itertext()) if attached is not None else ""
+                content = text_of(attached) if attached is not None else ""
                 if not _BASE64.fullmatch(content):
                     link.getparent().remove(link)  # type: ignore[union-attr]
                     continue
@@ -484,7 +490,7 @@ def viewer_fragment(
     _mark(placements, lang)
     _sections(view.body, labels, lang, words)
     _box_failures(view.body, words)
-    number = next((" ".join(e.itertext()) for e in view.model.iterchildren(f"{{{XR_NS}}}Invoice_number")), "")
+    number = next((text_of(e) for e in view.model.iterchildren(f"{{{XR_NS}}}Invoice_number")), "")
     fragment = etree.Element("div", {"class": "ev-invoice"})
     fragment.append(_summary(report, placements, labels, lang, number, viewer))
     fragment.extend(list(view.body))
@@ -560,4 +566,4 @@ def build_page(
         main.append(_nav(labels, lang))
     content = etree.SubElement(etree.SubElement(main, "div", {"class": "inhalt"}), "div", {"class": "innen"})
     content.extend(fragments)
-    return lxml_html.tostring(page, doctype="<!DOCTYPE html>", encoding="utf-8", method="html")
+    return bytes(lxml_html.tostring(page, doctype="<!DOCTYPE html>", encoding="utf-8", method="html"))

@@ -53,10 +53,10 @@ from ..schematron.engines import Engine, StylesheetRuntimeError
 __all__ = [
     "LANGS",
     "SECTIONS",
-    "RawValue",
     "VIEWER_PACK",
     "XR_NS",
     "Labels",
+    "RawValue",
     "View",
     "Viewer",
     "ViewerFailed",
@@ -114,7 +114,8 @@ class Labels:
         self._by_key: dict[str, dict[str, str]] = {}
         self._by_id: dict[str, dict[str, str]] = {}
         for lang, root in trees.items():
-            keys, ids = {}, {}
+            keys: dict[str, str] = {}
+            ids: dict[str, str] = {}
             for entry in root.iter("entry"):
                 text = " ".join((entry.text or "").split())
                 keys.setdefault(entry.get("key", ""), text)
@@ -233,13 +234,13 @@ def numeric_names(html_stylesheet: etree._Element) -> frozenset[str]:
     ``xrf:format-with-at-least-two-digits``, ``sum``): their values must be numbers, one per element."""
     names: set[str] = set()
     for element in html_stylesheet.iter():
-        for value in element.attrib.values():
-            for match in _NUMBER_CALL.finditer(str(value)):
+        for value in (str(v) for v in element.attrib.values()):
+            for match in _NUMBER_CALL.finditer(value):
                 depth, end = 1, match.end()
                 while end < len(value) and depth:
                     depth += {"(": 1, ")": -1}.get(value[end], 0)
                     end += 1
-                names.update(_XR_NAME.findall(str(value)[match.end() : end]))
+                names.update(_XR_NAME.findall(value[match.end() : end]))
     return frozenset(names)
 
 
@@ -317,12 +318,13 @@ def html_wrapper(stylesheet: Path, lang: str, labels: Labels) -> str:
     return (
         f'{_HEAD}<xsl:import href="{stylesheet.as_uri()}"/>'
         '<xsl:output method="xml" indent="no" undeclare-prefixes="no"/>'
-        f"<xsl:param name=\"lang\" select=\"'{lang}'\"/>"
+        f'<xsl:param name="lang" select="\'{lang}\'"/>'
         f'<xsl:variable name="l10n-doc">{_literal(labels.trees[lang])}</xsl:variable>'
         f'<xsl:variable name="l10n-master-doc">{_literal(labels.trees["de"])}</xsl:variable>'
         f'<xsl:template match="{_REPLACED_TEMPLATE}"><div class="ev-viewer">{sections}</div></xsl:template>'
         + "".join(stamps)
-        + '<xsl:template match="*" mode="ev:stamp" priority="1"><xsl:param name="src"/><xsl:copy><xsl:copy-of select="@*"/>'
+        + '<xsl:template match="*" mode="ev:stamp" priority="1"><xsl:param name="src"/>'
+        '<xsl:copy><xsl:copy-of select="@*"/>'
         '<xsl:if test="not(@data-ev-src)"><xsl:attribute name="data-ev-src" select="$src"/></xsl:if>'
         '<xsl:copy-of select="node()"/></xsl:copy></xsl:template>'
         '<xsl:template match="node()" mode="ev:stamp"><xsl:copy-of select="."/></xsl:template>'
