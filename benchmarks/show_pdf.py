@@ -3,8 +3,8 @@
 Times, warm and in this process: validating, rendering the page (viewer + findings) and WeasyPrint's PDF (the
 one ``show --format pdf`` uses); then, as fresh processes each (as a command would run them), headless Chromium
 printing the same page, and Apache FOP (Debian's ``fop``, when installed) on the viewer's own XSL-FO
-(``xr-pdf.xsl`` from ``../shared``, run by SaxonC here on the model ``show`` maps). Prints seconds per run, PDF pages, and whether every
-font is embedded (``pdffonts``).
+(``xr-pdf.xsl`` from ``../shared``, run by SaxonC here on the model ``show`` maps). Prints the best wall and
+CPU seconds, PDF pages, and whether every font is embedded (``pdffonts``).
 
 Usage: .venv/bin/python benchmarks/show_pdf.py [INVOICE] [--repeat N]
 """

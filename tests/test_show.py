@@ -376,3 +376,23 @@ def test_viewer_pack_is_verified(registry: Registry, tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as corrupt:
         Viewer(Registry(home), get_engine())
     assert corrupt.value.code == "ruleset.corrupt"
+
+
+def test_render_invoice_raises_the_usual_errors_and_pages_an_invalid_invoice(renderer: Renderer) -> None:
+    from einvoice_validate.render import render_invoice
+
+    with pytest.raises(EInvoiceValidateError) as unreadable:
+        render_invoice(b"<Invoice><a></Invoice>", renderer=renderer)
+    assert unreadable.value.code == "document.unreadable"
+    page = _page(render_invoice(BROKEN.read_bytes(), lang="de", renderer=renderer))
+    assert "UNGÜLTIG" in page.findtext(".//p[@class='ev-verdict ev-bad']")
+
+
+def test_the_html_report_folds_in_the_invoice_view(registry: Registry) -> None:
+    out = io.StringIO()
+    main(["--home", str(registry.home), "validate", "--format", "html", str(GOOD_UBL), str(BROKEN)], stdout=out)
+    page = _page(out.getvalue().encode("utf-8"))
+    frames = page.xpath("//details[@class='invoice']/iframe")
+    assert len(frames) == 2 and all(f.get("sandbox") == "allow-downloads" for f in frames)
+    inner = _page(frames[1].get("srcdoc").encode("utf-8"))
+    assert "BR-DE-15" in inner.xpath("//*[@data-title='BT-10']")[0].text_content()

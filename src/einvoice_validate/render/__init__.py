@@ -76,7 +76,7 @@ class Renderer:
             return self._viewer
 
     def fragment(
-        self, document: Document, report: Report | None, lang: str = "de", *, printable: bool = False, prefix: str = ""
+        self, document: Document, report: Report | None, lang: str = "en", *, printable: bool = False
     ) -> etree._Element:
         """The summary and the invoice's sections with the findings of ``report`` marked, as one ``div``."""
         if lang not in LANGS:
@@ -87,11 +87,9 @@ class Renderer:
             view = viewer.view(document, lang)
         except ViewerFailed as exc:
             return failed_fragment(report, viewer.labels, lang, name, exc.code, exc.message)
-        return viewer_fragment(
-            view, document, report, viewer.labels, lang, viewer=name, printable=printable, prefix=prefix
-        )
+        return viewer_fragment(view, document, report, viewer.labels, lang, viewer=name, printable=printable)
 
-    def page(self, document: Document, report: Report | None, lang: str = "de", *, printable: bool = False) -> bytes:
+    def page(self, document: Document, report: Report | None, lang: str = "en", *, printable: bool = False) -> bytes:
         """The whole HTML page (UTF-8) for one invoice."""
         fragment = self.fragment(document, report, lang, printable=printable)
         title = next((text_of(h) for h in fragment.iter("h1")), "") or "XRechnung"
@@ -102,7 +100,7 @@ class Renderer:
         self,
         source: Source,
         *,
-        lang: str = "de",
+        lang: str = "en",
         fmt: Format = "html",
         profile: str | None = None,
         rules_date: date | None = None,
@@ -135,7 +133,7 @@ _default: Renderer | None = None
 _default_lock = threading.Lock()
 
 
-def render_invoice(data: bytes, *, lang: str = "de", fmt: Format = "html", renderer: Renderer | None = None) -> bytes:
+def render_invoice(data: bytes, *, lang: str = "en", fmt: Format = "html", renderer: Renderer | None = None) -> bytes:
     """The invoice ``data`` (XML or PDF bytes) validated and shown as one HTML page (or PDF) with its findings.
 
     For a server: raises the library's usual errors (:class:`EInvoiceValidateError`, with the API's codes) for a

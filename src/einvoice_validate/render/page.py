@@ -476,10 +476,9 @@ def viewer_fragment(
     *,
     viewer: str,
     printable: bool = False,
-    prefix: str = "",
 ) -> etree._Element:
-    """The summary and the invoice's sections as one ``div`` (see the module docstring); ``prefix`` goes before
-    every id (several invoices on one page)."""
+    """The summary and the invoice's sections as one ``div`` (see the module docstring); ``printable``: for
+    print (attachments by their size only)."""
     words = WORDS_SHOW[lang]
     findings = sorted(report.findings, key=lambda f: _SEVERITY_ORDER[f.severity]) if report is not None else []
     index = _Index(view, document)
@@ -494,8 +493,6 @@ def viewer_fragment(
     fragment = etree.Element("div", {"class": "ev-invoice"})
     fragment.append(_summary(report, placements, labels, lang, number, viewer))
     fragment.extend(list(view.body))
-    if prefix:
-        _prefix_ids(fragment, prefix)
     return fragment
 
 
@@ -525,18 +522,6 @@ def failed_fragment(
     fragment.append(_summary(report, placements, labels, lang, "", viewer))
     fragment.append(_text("p", WORDS_SHOW[lang]["failed"].format(code, message), class_="ev-failed"))
     return fragment
-
-
-def _prefix_ids(fragment: etree._Element, prefix: str) -> None:
-    for element in fragment.iter():
-        if not isinstance(element.tag, str):
-            continue
-        for attr in ("id", "aria-labelledby", "aria-controls"):
-            if element.get(attr):
-                element.set(attr, prefix + element.get(attr, ""))
-        href = element.get("href")
-        if href and href.startswith("#"):
-            element.set("href", "#" + prefix + href[1:])
 
 
 def _nav(labels: Labels, lang: str) -> etree._Element:

@@ -398,7 +398,7 @@ class Viewer:
         for lang in langs or LANGS:
             self._html(lang)
 
-    def view(self, document: Document, lang: str = "de") -> View:
+    def view(self, document: Document, lang: str = "en") -> View:
         """The invoice through the viewer. Raises :class:`ViewerFailed` when the official mapping stops on this
         invoice (a section that cannot be rendered is marked in the view instead)."""
         html = self._html(lang)
