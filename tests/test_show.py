@@ -396,3 +396,8 @@ def test_the_html_report_folds_in_the_invoice_view(registry: Registry) -> None:
     assert len(frames) == 2 and all(f.get("sandbox") == "allow-downloads" for f in frames)
     inner = _page(frames[1].get("srcdoc").encode("utf-8"))
     assert "BR-DE-15" in inner.xpath("//*[@data-title='BT-10']")[0].text_content()
+
+
+def test_both_engines_render_the_same_page(registry: Registry, renderer: Renderer) -> None:
+    java = Renderer(Validator(rules_home=registry.home, engine="saxon-java"))
+    assert java.show(BROKEN, lang="de").content == renderer.show(BROKEN, lang="de").content

@@ -117,6 +117,7 @@ WORDS_SHOW: dict[str, dict[str, str]] = {
 }
 
 PAGE_CSS = """
+html,body{height:auto}body{overflow-y:visible}
 .menue a{display:inline-block;color:#fff;font:18px serif;padding:14px 0;margin-right:24px;text-decoration:none}
 .menue a:hover{color:#ffb619}
 .inhalt .divHide{display:block}
@@ -143,7 +144,7 @@ h2.ev-section{font:bold 20px sans-serif;margin:34px 0 6px;padding-bottom:4px;bor
 .ev-coverage{color:#444;font-size:.9em;margin-top:8px}
 .ev-raw{font-style:italic;text-decoration:underline wavy #b00020}
 @media print{
- body{background:#fff;overflow:visible}.menue{display:none}
+ body{background:#fff}.menue{display:none}
  .boxzeile,.rechnungsZeile,.boxtitel,.ev-note,.ev-list li{break-inside:avoid}
  .boxtitel{break-after:avoid}.inhalt{margin:0}
  h2.ev-section{break-after:avoid}
@@ -270,7 +271,7 @@ def _show_raw(view: View, index: _Index, words: dict[str, str]) -> None:
             hit.append(span)
 
 
-def _note(placement: Placement, lang: str, anchor: str | None) -> etree._Element:
+def _note(placement: Placement, lang: str, anchor: str | None, *, full: bool = True) -> etree._Element:
     f = placement.finding
     note = etree.Element("span", {"class": f"ev-note ev-{f.severity.value}"})
     if anchor:
@@ -283,7 +284,8 @@ def _note(placement: Placement, lang: str, anchor: str | None) -> etree._Element
     sev.tail = " "
     rule = etree.SubElement(note, "span", {"class": "ev-rule"})
     rule.text = f.rule_id
-    rule.tail = ": " + _message(f, lang)
+    if full:  # the message once, at the first field; the finding's other fields link to it
+        rule.tail = ": " + _message(f, lang)
     return note
 
 
@@ -296,7 +298,7 @@ def _mark(placements: list[Placement], lang: str) -> None:
         severity = placement.finding.severity.value
         for n, target in enumerate(placement.targets):
             anchor = f"ev-at-{placement.number}" + (f"-{n + 1}" if n else "")
-            note = _note(placement, lang, anchor)
+            note = _note(placement, lang, anchor, full=n == 0)
             if target.get("data-title") is None:  # a whole box (an invoice line, a party): at its title
                 title = next((e for e in target.iter() if "boxtitel" in _classes(e)), None)
                 if title is not None:
