@@ -446,6 +446,16 @@ def _attachments(view: View, index: _Index, words: dict[str, str], printable: bo
                     link.text = f"{name} ({words['download']}, {size} B)"
 
 
+def _drop_empty_rows(body: etree._Element) -> None:
+    """For print: the rows whose fields are all empty (and carry no finding) are left out."""
+    for row in list(body.iter("div")):
+        if "boxzeile" not in _classes(row) or row.get("role") != "listitem":
+            continue
+        fields = [e for e in row.iter() if e.get("data-title") is not None]
+        if fields and not any(text_of(f).strip() or "ev-hit" in _classes(f) for f in fields):
+            row.getparent().remove(row)  # type: ignore[union-attr]
+
+
 def _sections(body: etree._Element, labels: Labels, lang: str, words: dict[str, str]) -> None:
     for element in list(body):
         name = element.get("id") or element.get("data-ev-section")
@@ -480,7 +490,7 @@ def viewer_fragment(
     printable: bool = False,
 ) -> etree._Element:
     """The summary and the invoice's sections as one ``div`` (see the module docstring); ``printable``: for
-    print (attachments by their size only)."""
+    print (attachments by their size only, rows without any value left out)."""
     words = WORDS_SHOW[lang]
     findings = sorted(report.findings, key=lambda f: _SEVERITY_ORDER[f.severity]) if report is not None else []
     index = _Index(view, document)
@@ -489,6 +499,8 @@ def viewer_fragment(
     _show_raw(view, index, words)
     _attachments(view, index, words, printable)
     _mark(placements, lang)
+    if printable:
+        _drop_empty_rows(view.body)
     _sections(view.body, labels, lang, words)
     _box_failures(view.body, words)
     number = next((text_of(e) for e in view.model.iterchildren(f"{{{XR_NS}}}Invoice_number")), "")
