@@ -1,12 +1,12 @@
 """The page as a PDF to file or print: WeasyPrint (the optional ``[pdf]`` extra), the only module importing it.
 
-Why WeasyPrint (measured on one invoice page, 12 A4 pages, same HTML, 2-core machine while others worked; see
-the README): it lays the page out in this process (about 3 s; headless Chromium 3.6-4.7 s per fresh process and
-230 MB, Apache FOP on the viewer's own XSL-FO 3.6-5.4 s per fresh JVM), has no script engine at all, fetches
-nothing when its URL fetcher refuses every address (as here: the page is self-contained), and embeds the fonts
-it uses (subsets); FOP's output of the official XSL-FO embedded none and could not carry the findings without
-rewriting the FO templates. The cost: pip's ``weasyprint`` needs Pango (a system library, on every common Linux
-and in Debian by default).
+Why WeasyPrint (``benchmarks/show_pdf.py``, the broken example's printable page, 10 A4 pages, a 2-core machine
+under a load of 13-17; see the README): about as fast as headless Chromium (0.82 s against 0.75 s of CPU per PDF),
+but a pip extra rather than a browser on every server, laid out in this process rather than in a browser process
+(230 MB) per PDF, with no script engine at all, and it fetches nothing when its URL fetcher refuses every address
+(as here: the page is self-contained); it embeds the fonts it uses (subsets). Apache FOP on the viewer's own
+XSL-FO took 2.2 s of CPU in a fresh JVM, embedded no font, and could not carry the findings without rewriting the
+FO templates. The cost: pip's ``weasyprint`` needs Pango (a system library, there on every common Linux).
 """
 
 from __future__ import annotations
