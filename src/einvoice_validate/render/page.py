@@ -83,7 +83,6 @@ WORDS_SHOW: dict[str, dict[str, str]] = {
         "download": "download",
         "line": "line",
         "at": "at",
-        "sections": "Sections",
         "pdf": "PDF: invoice {} taken out of the PDF",
         "failed": "The viewer could not show this invoice ({}: {}); the findings are listed above.",
         "raw": "as written in the invoice: not a valid value, or a second one where one is expected",
@@ -109,7 +108,6 @@ WORDS_SHOW: dict[str, dict[str, str]] = {
         "download": "herunterladen",
         "line": "Zeile",
         "at": "bei",
-        "sections": "Abschnitte",
         "pdf": "PDF: Rechnung {} aus dem PDF entnommen",
         "failed": "Die Rechnung konnte nicht dargestellt werden ({}: {}); die Befunde stehen oben.",
         "raw": "wie in der Rechnung geschrieben: kein gültiger Wert, oder ein zweiter, wo einer erwartet wird",
@@ -323,7 +321,7 @@ def _where(placement: Placement, labels: Labels, lang: str, words: dict[str, str
     if placement.targets:
         where.text = words["shown-at"] + " "
         link = etree.SubElement(where, "a", {"href": f"#ev-at-{placement.number}"})
-        names = [f"{t} {labels.term(lang, t) or ''}".strip() for t in placement.terms] or [words["line"]]
+        names = [f"{t} {labels.term(lang, t) or ''}".strip() for t in placement.terms] or [_box_name(placement)]
         link.text = ", ".join(names)
     else:
         where.text = words["at"] + " "
@@ -341,6 +339,17 @@ def _where(placement: Placement, labels: Labels, lang: str, words: dict[str, str
         else:
             where.text = (where.text or "") + tail
     return where
+
+
+def _box_name(placement: Placement) -> str:
+    """What a finding marked at a whole box (an invoice line, a party) is shown at: the box's title."""
+    target = placement.targets[0]
+    title = (
+        target
+        if "boxtitel" in _classes(target)
+        else next((e for e in target.iter() if "boxtitel" in _classes(e)), None)
+    )
+    return " ".join((title.text or "").split()) if title is not None else "-"
 
 
 def _finding_item(placement: Placement, labels: Labels, lang: str, words: dict[str, str]) -> etree._Element:
