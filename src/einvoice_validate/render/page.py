@@ -159,6 +159,8 @@ class Placement:
     finding: Finding
     targets: list[etree._Element] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
+    line: str | None = None
+    """The title of the invoice line's box the finding is in ("Position: 2"), when it is in one."""
 
 
 def text_of(element: etree._Element) -> str:
@@ -322,6 +324,8 @@ def _where(placement: Placement, labels: Labels, lang: str, words: dict[str, str
         where.text = words["shown-at"] + " "
         link = etree.SubElement(where, "a", {"href": f"#ev-at-{placement.number}"})
         names = [f"{t} {labels.term(lang, t) or ''}".strip() for t in placement.terms] or [_box_name(placement)]
+        if placement.terms and placement.line:
+            names.append(placement.line)
         link.text = ", ".join(names)
     else:
         where.text = words["at"] + " "
@@ -341,15 +345,15 @@ def _where(placement: Placement, labels: Labels, lang: str, words: dict[str, str
     return where
 
 
-def _box_name(placement: Placement) -> str:
-    """What a finding marked at a whole box (an invoice line, a party) is shown at: the box's title."""
-    target = placement.targets[0]
-    title = (
-        target
-        if "boxtitel" in _classes(target)
-        else next((e for e in target.iter() if "boxtitel" in _classes(e)), None)
-    )
+def _title_text(box: etree._Element) -> str:
+    """The title of a box (an invoice line, a party): its own text, without the notes put into it."""
+    title = box if "boxtitel" in _classes(box) else next((e for e in box.iter() if "boxtitel" in _classes(e)), None)
     return " ".join((title.text or "").split()) if title is not None else "-"
+
+
+def _box_name(placement: Placement) -> str:
+    """What a finding marked at a whole box is shown at: the box's title."""
+    return _title_text(placement.targets[0])
 
 
 def _finding_item(placement: Placement, labels: Labels, lang: str, words: dict[str, str]) -> etree._Element:
@@ -522,6 +526,8 @@ def viewer_fragment(
 def _place(view: View, index: _Index, number: int, finding: Finding) -> Placement:
     placement = Placement(number, finding)
     box = index.box_of(finding.location)[1]
+    if box and box[0] in index.line_boxes:
+        placement.line = _title_text(box[0])
     terms = list(finding.terms)
     if not terms:
         terms = index.model_ids(finding.location)[1]
