@@ -69,6 +69,9 @@ def _put(root: Path, rel: str, data: bytes) -> None:
     (root / rel).write_bytes(data)
 
 
+VIEWER_COMMIT = "0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+
+
 def build_upstream(rulesets: Path, root: Path) -> None:
     """Upstream's files, as published, under ``root/HOST/PATH``."""
     # OASIS: the whole UBL 2.1 package; the runtime schemas in xsdrt/ (no NOTICE: that one is ours).
@@ -130,6 +133,17 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             _put(root, f"{resources}/{name}", (rulesets / folder / name).read_bytes())
         for sheet in sorted((rulesets / folder / "xslt").glob("*.xslt")):
             _put(root, f"{resources}/external/schematron/{sheet_dir}/{sheet.name}", sheet.read_bytes())
+    # KoSIT's viewer (issue 25): single files of the repository at the tag's commit, the stylesheets under src/xsl/,
+    # the usage notes under doc/.
+    viewer = rulesets / "visualization/xrechnung-visualization/2026-01-31"
+    viewer_raw = (
+        "raw.githubusercontent.com/itplr-kosit/xrechnung-visualization/0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+    )
+    _put(root, f"{viewer_raw}/LICENSE", (viewer / "LICENSE").read_bytes())
+    _put(root, f"{viewer_raw}/doc/usage.md", (viewer / "usage.md").read_bytes())
+    for path in sorted((viewer / "xsl").rglob("*")):
+        if path.is_file():
+            _put(root, f"{viewer_raw}/src/xsl/{path.relative_to(viewer / 'xsl').as_posix()}", path.read_bytes())
 
 
 @dataclass
@@ -215,7 +229,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 26  # 9 + ZUGFeRD 10 + Peppol 3 + national 4
+    assert len(downloaded.installed()) == len(load_manifests()) == 27  # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -320,7 +334,7 @@ def test_cli_sources_lists_every_address() -> None:
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
     # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs)
-    assert len(rows) == len(addresses(load_manifests().values())) == 62
+    assert len(rows) == len(addresses(load_manifests().values())) == 73  # 62 + the viewer's 11 files
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 

@@ -24,6 +24,7 @@ EXPECTED_PACKS = {
     "peppol-bis-cen-ubl@2026.5",
     "peppol-bis-ubl@2026.5",
     "peppol-bis-sb-ubl@2026.5",
+    "xrechnung-visualization@2026-01-31",  # the viewer of `show` (kind viewer)
     *(
         f"zugferd-{p}{kind}@2.5.2"
         for p in ("minimum", "basicwl", "basic", "en16931", "extended")

@@ -43,4 +43,13 @@ if [ "$status" -ne 1 ] || [ "$valid" -ne 3 ] || [ "$invalid" -ne 1 ]; then
     echo "wheel-smoke: expected exit 1 with 3 valid and 1 invalid example, got exit $status, $valid valid, $invalid invalid" >&2
     exit 1
 fi
-echo "wheel-smoke: ok ($(basename "$wheel") in a fresh venv validated the examples)"
+# show: the installed viewer pack renders the broken example (exit 1: invalid), its findings on the page
+set +e
+"$cli" show "$repo/examples/xrechnung-ubl-broken.xml" -o "$work/show.html" 2>/dev/null
+status=$?
+set -e
+if [ "$status" -ne 1 ] || ! grep -q 'BR-DE-15' "$work/show.html"; then
+    echo "wheel-smoke: show of the broken example gave exit $status (expected 1) or a page without BR-DE-15" >&2
+    exit 1
+fi
+echo "wheel-smoke: ok ($(basename "$wheel") in a fresh venv validated the examples and showed one)"

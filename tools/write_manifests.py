@@ -380,6 +380,54 @@ IN_FORCE.update(
     }
 )
 # ---- end of National CIUS ---------------------------------------------------------------------------------------
+# The official XRechnung viewer (issue 25): KoSIT's stylesheets that map UBL/CII to the semantic model (xr:invoice)
+# and render it as HTML, with their German and English labels and the page's CSS. Only what `show` runs is installed:
+# not the viewer's scripts (the page carries none) nor its XSL-FO stylesheets (the PDF is printed from the HTML).
+VIEWER_COMMIT = "0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+VIEWER_RAW = f"https://raw.githubusercontent.com/itplr-kosit/xrechnung-visualization/{VIEWER_COMMIT}/"
+VIEWER_XSL = [
+    "xsl/ubl-invoice-xr.xsl",
+    "xsl/ubl-creditnote-xr.xsl",
+    "xsl/cii-xr.xsl",
+    "xsl/common-xr.xsl",
+    "xsl/functions.xsl",
+    "xsl/xrechnung-html.xsl",
+    "xsl/xrechnung-viewer.css",
+    "xsl/l10n/de.xml",
+    "xsl/l10n/en.xml",
+]
+PACKS.append(
+    {
+        "id": "xrechnung-visualization",
+        "version": "2026-01-31",
+        "kind": "viewer",
+        "syntax": "any",
+        "title": "KoSIT XRechnung visualization (UBL/CII -> semantic model -> HTML, German and English)",
+        "source_dir": "visualization/xrechnung-visualization/2026-01-31",
+        "files": [*VIEWER_XSL, "usage.md", "LICENSE"],
+        "entries": {
+            "ubl-invoice": "xsl/ubl-invoice-xr.xsl",
+            "ubl-creditnote": "xsl/ubl-creditnote-xr.xsl",
+            "cii": "xsl/cii-xr.xsl",
+            "html": "xsl/xrechnung-html.xsl",
+            "css": "xsl/xrechnung-viewer.css",
+            "l10n-de": "xsl/l10n/de.xml",
+            "l10n-en": "xsl/l10n/en.xml",
+        },
+        "licence": "Apache-2.0",
+        "upstream": {
+            "repository": "https://github.com/itplr-kosit/xrechnung-visualization",
+            "release": "v2026-01-31",
+            "commit": VIEWER_COMMIT,
+        },
+        "archives": [],
+        "sources": {
+            **{rel: f"{VIEWER_RAW}src/{rel}" for rel in VIEWER_XSL},
+            "usage.md": VIEWER_RAW + "doc/usage.md",
+            "LICENSE": VIEWER_RAW + "LICENSE",
+        },
+    }
+)
 
 
 def sha256(path: Path) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from . import __version__
 from .errors import EInvoiceValidateError
+from .findings import Severity
 from .reports import Outcome
 from .reports.words import LANGS
 from .reports.writer import FORMATS, ReportWriter
@@ -45,6 +46,7 @@ meets (about 0.6 s of CPU per syntax, measured), which only pays off over some h
 a batch of both syntaxes is faster with one worker per syntax (the pool routes documents by syntax, see
 :mod:`einvoice_validate.batch`), a small batch of one syntax in this one process."""
 
+SHOW_USER = "show"  # _needed_packs: a viewer pack is needed by the show command, not by a profile
 PROGRESS_MIN_FILES = 20
 """A progress bar is drawn (on a terminal's stderr only) from this many files on."""
 
@@ -93,6 +95,21 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument(
         "--lang", choices=LANGS, default="en", help="language of text and html (json, jsonl and html carry both)"
     )
+
+    show = sub.add_parser(
+        "show",
+        help="show an invoice as a person reads it (the official XRechnung viewer), each finding at its place",
+        description="Validate one invoice and render it with KoSIT's official viewer: one self-contained HTML page "
+        "(no script, nothing fetched) or a PDF, with a summary of the findings at the top and each finding marked "
+        "at the field or invoice line it concerns. Exit codes as for validate.",
+    )
+    show.add_argument("file", metavar="FILE", help="an invoice (XML or ZUGFeRD/Factur-X PDF), or - (standard input)")
+    show.add_argument("--lang", choices=LANGS, default="en", help="language of the page (labels and messages)")
+    show.add_argument("--format", choices=("html", "pdf"), default="html", help="html (default) or pdf ([pdf] extra)")
+    show.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (default: standard output)")
+    show.add_argument("--profile", help="force a profile by name (see `profiles`)")
+    show.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the pack versions in force on this day")
+    show.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
 
     rs = sub.add_parser("rulesets", help="install, list or verify the rule packs")
     rs_sub = _Subparsers(rs.add_subparsers(dest="action", required=True), common)
@@ -225,6 +242,8 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
             return _validate(args, out, err, stdin)
         if args.command == "rulesets":
             return _rulesets(args, out, err)
+        if args.command == "show":
+            return _show(args, out, err, stdin)
         if args.command == "serve":
             return _serve(args, err)
         if args.command == "keys":
@@ -361,7 +380,14 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
     render = ReportWriter(
-        args.format, out, args.lang, timings=args.timings, quiet=args.quiet, errors_only=args.errors_only
+        args.format,
+        out,
+        args.lang,
+        timings=args.timings,
+        quiet=args.quiet,
+        errors_only=args.errors_only,
+        rules_home=args.home,
+        engine=args.engine,
     )
     worst = EXIT_VALID
     try:
@@ -390,6 +416,39 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             progress.finish()
     render.close()
     return worst
+
+
+def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
+    from .profiles import parse_rules_date
+    from .render import Renderer
+    from .render.pdf import PdfUnavailable
+    from .reports.words import WORDS
+    from .validator import Validator
+
+    if args.format == "pdf" and args.output is None and (_isatty(out) or not hasattr(out, "buffer")):
+        print("einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it)", file=err)
+        return EXIT_ERROR
+    rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
+    source = (stdin or sys.stdin.buffer).read() if args.file == STDIN else args.file
+    renderer = Renderer(Validator(rules_home=args.home, engine=args.engine))
+    try:
+        shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
+    except PdfUnavailable as exc:
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
+    if args.output is not None:
+        args.output.write_bytes(shown.content)
+    elif args.format == "pdf":
+        out.buffer.write(shown.content)  # checked above: a real stream
+        out.flush()
+    else:
+        out.write(shown.content.decode("utf-8"))
+    report, words = shown.report, WORDS[args.lang]
+    verdict = words["valid"] if report.valid else words["invalid"]
+    counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
+    where = f" -> {args.output}" if args.output is not None else ""
+    print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
+    return EXIT_VALID if report.valid else EXIT_INVALID
 
 
 def _max_documents(given: int | None, engine: str | None) -> int:
@@ -465,6 +524,9 @@ def _needed_packs(registry: Registry) -> dict[str, list[str]]:
     for profile in all_profiles(registry.home):
         for key in (profile.xsd, *profile.candidate_keys(registry.manifests)):
             needed.setdefault(key, []).append(profile.name)
+    for key, manifest in registry.manifests.items():
+        if manifest.kind == "viewer":  # no profile runs it: `show` does
+            needed.setdefault(key, []).append(SHOW_USER)
     return needed
 
 
@@ -472,9 +534,9 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
     for key in missing:
         names = needed[key]
         more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+        users = "`einvoice-validate show`" if names == [SHOW_USER] else f"the profile(s) {', '.join(names[:2])}{more}"
         print(
-            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} "
-            f"(needed by the profile(s) {', '.join(names[:2])}{more})",
+            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} (needed by {users})",
             file=err,
         )
     if missing:

@@ -1,11 +1,12 @@
 """One self-contained HTML page for one document or a batch (no network, no scripts): per document the verdict,
 profile and packs, then the findings grouped by severity with their German and English texts, business terms,
-line, readable location and a snippet of the document around the offending element."""
+line, readable location and a snippet of the document around the offending element; then, folded, the invoice as
+``show`` renders it (the official viewer, each finding at its field), in a sandboxed frame of its own."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 
 from .. import __version__
@@ -14,7 +15,13 @@ from . import Outcome, Tally, severity_counts
 from .words import WORDS, detail_in, severity_label
 from .words import summary as words_summary
 
-__all__ = ["html_report"]
+__all__ = ["MAX_INVOICE_VIEWS", "InvoiceView", "html_report"]
+
+MAX_INVOICE_VIEWS = 100
+"""The invoice view is embedded for this many documents of a run at most (about 50-100 KB each)."""
+
+InvoiceView = Callable[[Outcome], str | None]
+"""The ``show`` page of a document (HTML), or None when there is none to show."""
 
 SNIPPET_LINES = 1
 """Lines shown before and after the offending element's line."""
@@ -35,6 +42,8 @@ dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weig
 p.text{margin:.3em 0}.lang{display:inline-block;min-width:2em;color:#666;font-size:.85em}
 pre{background:#fff;border:1px solid #ddd;padding:.4em;overflow-x:auto;font-size:.85em}
 pre mark{background:#ffe08a}
+details.invoice{margin:1em 0}details.invoice summary{cursor:pointer;font-weight:bold}
+details.invoice iframe{width:100%;height:80vh;border:1px solid #ccc}
 """
 
 
@@ -105,7 +114,19 @@ def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: s
     )
 
 
-def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str) -> str:
+def _invoice(page: str | None, words: dict[str, str]) -> str:
+    if page is None:
+        return ""
+    # sandboxed: no script, an origin of its own (its styles and ids cannot touch this page); downloads of the
+    # invoice's attachments stay possible
+    return (
+        f'<details class="invoice"><summary>{escape(words["invoice-view"])}</summary>'
+        f'<iframe sandbox="allow-downloads" title="{escape(words["invoice-view"])}" srcdoc="{escape(page)}">'
+        "</iframe></details>"
+    )
+
+
+def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str, view: str | None = None) -> str:
     parts = [f'<section id="doc-{n}"><h2>{escape(outcome.name)}</h2>', _verdict(outcome, words)]
     report = outcome.report
     if report is None:
@@ -136,6 +157,7 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str) -> str
         if group:
             parts.append(f"<h3>{escape(severity_label(severity, lang, plural=True))} ({len(group)})</h3>")
             parts.extend(_finding(f, lines, words, lang) for f in group)
+    parts.append(_invoice(view, words))
     parts.append("</section>")
     return "".join(parts)
 
@@ -157,8 +179,9 @@ def _overview(outcomes: list[Outcome], words: dict[str, str], lang: str) -> str:
     return f"<h2>{escape(words['documents'])}</h2><table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
-def html_report(outcomes: Iterable[Outcome], lang: str = "en") -> str:
-    """The page for all ``outcomes`` (with an overview table when there is more than one)."""
+def html_report(outcomes: Iterable[Outcome], lang: str = "en", invoice_view: InvoiceView | None = None) -> str:
+    """The page for all ``outcomes`` (with an overview table when there is more than one); ``invoice_view``
+    gives each document's ``show`` page, embedded for the first :data:`MAX_INVOICE_VIEWS` documents."""
     outcomes = list(outcomes)
     words = WORDS[lang]
     tally = Tally()
@@ -168,7 +191,9 @@ def html_report(outcomes: Iterable[Outcome], lang: str = "en") -> str:
     body = [f"<h1>{escape(words['title'])}</h1>", f'<p class="summary">{escape(summary)}</p>']
     if len(outcomes) > 1:
         body.append(_overview(outcomes, words, lang))
-    body.extend(_document(n, o, words, lang) for n, o in enumerate(outcomes))
+    for n, o in enumerate(outcomes):
+        view = invoice_view(o) if invoice_view is not None and n < MAX_INVOICE_VIEWS else None
+        body.append(_document(n, o, words, lang, view))
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         f'<meta name="generator" content="einvoice-validate {escape(__version__)}">'

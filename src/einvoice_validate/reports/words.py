@@ -47,6 +47,7 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Documents",
         "error": "Error",
         "detail": "Detail",
+        "invoice-view": "The invoice as rendered, with the findings at their fields",
     },
     "de": {
         "not-validated": "NICHT GEPRÜFT",
@@ -76,6 +77,7 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Dokumente",
         "error": "Fehler",
         "detail": "Einzelheiten",
+        "invoice-view": "Die Rechnung, wie sie dargestellt wird, mit den Befunden an ihren Feldern",
     },
 }
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from . import Outcome
+
+if TYPE_CHECKING:
+    from .html import InvoiceView
 
 __all__ = ["FORMATS", "ReportWriter"]
 
@@ -23,6 +26,7 @@ class ReportWriter:
         lang: ``en`` or ``de`` (text and html).
         timings: json/jsonl rows carry ``timingsMs``.
         quiet, errors_only: see :class:`~.text.TextReport`.
+        rules_home, engine: html: where the viewer pack is and which engine runs it (the invoice view, ``show``).
     """
 
     def __init__(
@@ -34,6 +38,8 @@ class ReportWriter:
         timings: bool = False,
         quiet: bool = False,
         errors_only: bool = False,
+        rules_home: Path | None = None,
+        engine: str | None = None,
     ) -> None:
         from .text import TextReport, use_colour
 
@@ -43,6 +49,7 @@ class ReportWriter:
         self.out = out
         self.lang = lang
         self.timings = timings
+        self._rules_home, self._engine = rules_home, engine
         self._first = True
         self._kept: list[Outcome] = []
         self._text = (
@@ -81,13 +88,43 @@ class ReportWriter:
         elif self.format == "html":
             from .html import html_report
 
-            self.out.write(html_report([_with_data(o) for o in self._kept], self.lang))
+            view = _invoice_views(self._rules_home, self._engine, self.lang)
+            self.out.write(html_report([_with_data(o) for o in self._kept], self.lang, view))
+
+
+def _invoice_views(rules_home: Path | None, engine: str | None, lang: str) -> InvoiceView:
+    """Each document's ``show`` page; None for all when the viewer pack is not installed (the report says nothing
+    of the invoice then), None for one the viewer cannot show."""
+    from ..errors import EInvoiceValidateError, RulesetError
+
+    state: dict[str, object] = {}
+
+    def view(outcome: Outcome) -> str | None:
+        from ..parse import load
+        from ..render import Renderer
+        from ..validator import Validator
+
+        if outcome.report is None or outcome.data is None or "unavailable" in state:
+            return None
+        try:
+            renderer = state.get("renderer")
+            if not isinstance(renderer, Renderer):
+                renderer = state["renderer"] = Renderer(Validator(rules_home=rules_home, engine=engine))
+            document = load(outcome.data, renderer.validator.limits)
+            return renderer.page(document, outcome.report, lang).decode("utf-8")
+        except RulesetError:
+            state["unavailable"] = True
+            return None
+        except EInvoiceValidateError:
+            return None
+
+    return view
 
 
 def _with_data(outcome: Outcome) -> Outcome:
     """The outcome with its document's bytes, read again from its file (the HTML page quotes the lines of its
-    findings); as it is when it has them already (standard input) or has no line to quote."""
-    if outcome.data is not None or outcome.report is None or not any(f.line for f in outcome.report.findings):
+    findings and shows the invoice); as it is when it has them already (standard input) or has no report."""
+    if outcome.data is not None or outcome.report is None:
         return outcome
     try:
         data = Path(outcome.name).read_bytes()

@@ -73,8 +73,9 @@ class Manifest(BaseModel):
 
     id: str
     version: str
-    kind: Literal["xsd", "schematron"]
-    syntax: Literal["ubl", "cii"]
+    kind: Literal["xsd", "schematron", "viewer"]
+    """``viewer``: stylesheets that render an invoice for people (``einvoice-validate show``), run by no profile."""
+    syntax: Literal["ubl", "cii", "any"]
     title: str
     licence: str
     source_dir: str
