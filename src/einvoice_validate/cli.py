@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from . import __version__
+from ._extras import SetupError, require, require_dependency
 from .errors import EInvoiceValidateError
 from .reports import Outcome
 from .reports.words import LANGS
@@ -222,6 +223,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
         else:
             print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
         return EXIT_ERROR
+    except SetupError as exc:  # an extra (or a dependency) not installed: one line saying what to install
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
     except BrokenPipeError:
         raise
     except OSError as exc:  # an unusable rules home (unreadable, not writable) or output: no traceback
@@ -342,6 +346,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     if STDIN in files:  # read once, then validated like a file (named "-")
         data = (stdin or sys.stdin.buffer).read()
         sources = [data if f == STDIN else f for f in files]
+    _require_for(args.engine, files)
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
     render = ReportWriter(
@@ -374,6 +379,19 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             progress.finish()
     render.close()
     return worst
+
+
+def _require_for(engine: str | None, files: Sequence[str]) -> None:
+    """What the run needs beyond the core package, checked before any document is read (a worker process would
+    otherwise meet it first): the [java] extra for the saxon-java engine, pikepdf for PDF files."""
+    from .schematron.engines import ENGINE_ENV
+
+    if engine == "saxon-java":
+        require("java", "--engine saxon-java")
+    elif engine is None and os.environ.get(ENGINE_ENV) == "saxon-java":
+        require("java", f"the saxon-java engine (${ENGINE_ENV})")
+    if any(f.lower().endswith(".pdf") for f in files):
+        require_dependency("pikepdf", "PDF input")
 
 
 def _max_documents(given: int | None, engine: str | None) -> int:
