@@ -93,7 +93,10 @@ SPARK = (
     "einvoice_validate.spark needs the [spark] extra (pyspark, pyarrow, pandas are not installed): "
     "pip install 'einvoice-validate[spark]'"
 )
-PDF = "PDF input needs pikepdf, a dependency of einvoice-validate that is not installed here: pip install 'pikepdf>=9,<11'"
+PDF = (
+    "PDF input needs pikepdf, a dependency of einvoice-validate that is not installed here: "
+    "pip install 'pikepdf>=9,<11'"
+)
 CLI = ("-m", "einvoice_validate")
 CASES = {
     "cli --engine saxon-java": (

@@ -19,6 +19,7 @@ This module imports nothing of the package and nothing outside the standard libr
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.util
 import os
 import sys
@@ -146,8 +147,6 @@ def _setup_error_hook(kind: type[BaseException], value: BaseException, tb: Trace
     # they would, then the process ends with the front ends' status
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
     os._exit(EXIT_SETUP)

@@ -38,9 +38,9 @@ import functools
 import os
 import re
 import socket
+import sys
 import tarfile
 import threading
-import sys
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
