@@ -203,7 +203,7 @@ def main(
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     if args.home is not None and args.home.exists() and not args.home.is_dir():
-        print(f"einvoice-validate: ruleset.missing: the rules home {args.home} is not a directory", file=err)
+        print(f"einvoice-validate: The rules home {args.home} is not a directory. (ruleset.missing)", file=err)
         return EXIT_ERROR
     try:
         if args.command == "validate":
@@ -215,13 +215,9 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
         if args.command == "keys":
             return _keys(args, out, err)
         return _profiles(args, out)
-    except EInvoiceValidateError as exc:
-        if getattr(args, "lang", "en") == "de":  # validate --lang de: the code's German sentence and detail
-            from .reports.words import detail_in
-
-            print(f"einvoice-validate: {exc.code}: {exc.message.de} {detail_in(exc.detail, 'de')}", file=err)
-        else:
-            print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
+    except EInvoiceValidateError as exc:  # the specific cause first (in German with validate --lang de), the code
+        message = exc.message.de if getattr(args, "lang", "en") == "de" else exc.message.en
+        print(f"einvoice-validate: {message} ({exc.code})", file=err)
         return EXIT_ERROR
     except SetupError as exc:  # an extra (or a dependency) not installed: one line saying what to install
         print(f"einvoice-validate: {exc}", file=err)
@@ -437,7 +433,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             )
         _report_missing(missing, needed, registry, err)
         for entry in incomplete:
-            print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
+            print(f"einvoice-validate: Pack {entry}; run `rulesets install` again. (ruleset.missing)", file=err)
         return EXIT_ERROR if missing or incomplete else EXIT_VALID
     broken = []
     for key, pack in sorted(installed.items()):
@@ -452,8 +448,8 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _report_missing(missing, needed, registry, err)
     if broken:
         print(
-            f"einvoice-validate: ruleset.corrupt: damaged pack(s): {', '.join(broken)}; "
-            "run `einvoice-validate rulesets install` again",
+            f"einvoice-validate: Damaged pack(s): {', '.join(broken)}; "
+            "run `einvoice-validate rulesets install` again. (ruleset.corrupt)",
             file=err,
         )
     return EXIT_ERROR if missing or broken else EXIT_VALID
@@ -475,8 +471,8 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
         names = needed[key]
         more = f" and {len(names) - 2} more" if len(names) > 2 else ""
         print(
-            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} "
-            f"(needed by the profile(s) {', '.join(names[:2])}{more})",
+            f"einvoice-validate: Pack {key} is not installed in {registry.home} "
+            f"(needed by the profile(s) {', '.join(names[:2])}{more}). (ruleset.missing)",
             file=err,
         )
     if missing:
