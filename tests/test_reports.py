@@ -81,8 +81,8 @@ def test_text_lines_editors_can_follow_and_a_summary(registry: Registry, not_xml
     assert any(line.startswith(f'{BROKEN}:12: ERROR BR-DE-15 The element "Buyer reference"') for line in lines)
     assert "(/Invoice/cbc:IssueDate) [ubl-2.1@2.1]" in out
     assert (
-        f"{not_xml}: NOT VALIDATED: Not well-formed XML at line 1, column 23: Opening and ending tag mismatch: a line 1 "
-        "and Invoice. (document.unreadable)" in lines
+        f"{not_xml}: NOT VALIDATED: Not well-formed XML at line 1, column 23: Opening and ending tag mismatch: a "
+        "line 1 and Invoice. (document.unreadable)" in lines
     )
     assert lines[-1] == ("3 file(s): 1 valid, 1 invalid, 1 not validated; findings: 4 error(s), 0 warning(s), 0 info")
     assert lines[-2] == ""

@@ -273,8 +273,10 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
         ),
         (
             r"the StandardBusinessDocument envelope holds (?P<n>\d+) payload elements; expected one invoice",
-            lambda m: f"der StandardBusinessDocument-Umschlag enthält {m['n']} Nutzdaten-Elemente; erwartet wird "
-            "genau eine Rechnung",
+            lambda m: (
+                f"der StandardBusinessDocument-Umschlag enthält {m['n']} Nutzdaten-Elemente; erwartet wird "
+                "genau eine Rechnung"
+            ),
         ),
         (
             r"the XSLT engine's XML parser cannot read the document: (?P<why>.*)",
@@ -296,8 +298,10 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
         (
             r"the text has a character \((?P<c>.+) at offset (?P<o>\d+)\) that its declared encoding (?P<e>\S+) "
             r"cannot hold",
-            lambda m: f"der Text enthält ein Zeichen ({m['c']} an Stelle {m['o']}), das seine erklärte Kodierung "
-            f"{m['e']} nicht darstellen kann",
+            lambda m: (
+                f"der Text enthält ein Zeichen ({m['c']} an Stelle {m['o']}), das seine erklärte Kodierung "
+                f"{m['e']} nicht darstellen kann"
+            ),
         ),
         (
             r"a str is taken as a path.*",
