@@ -420,3 +420,25 @@ def test_the_session_is_checked_once_per_application(spark: SparkSession) -> Non
     jobs = len(tracker.getJobIdsForGroup(None))
     module.check_session(spark)
     assert len(tracker.getJobIdsForGroup(None)) == jobs, "checked once: no second probe job"
+
+
+def test_a_python_spark_cannot_start_is_said_before_the_job(spark: SparkSession) -> None:
+    from einvoice_validate import spark as module
+    from einvoice_validate.spark import SetupError
+
+    context = spark.sparkContext
+    saved = context.pythonExec
+    module._checked_apps.discard(context.applicationId)
+    context.pythonExec = "/nonexistent/python3"  # as PYSPARK_PYTHON=/nonexistent/python3 would have made it
+    try:
+        with pytest.raises(SetupError) as info:
+            validate_files(spark, str(REPO / "examples"))
+    finally:
+        context.pythonExec = saved
+    assert str(info.value).startswith(
+        "the Python that Spark starts for its tasks (/nonexistent/python3) cannot run einvoice_validate.spark "
+        "(Spark cannot start /nonexistent/python3: "
+    )
+    assert "Set PYSPARK_PYTHON to a Python that has einvoice-validate[spark]" in str(info.value)
+    module.check_session(spark)  # the session's own Python passes (and is remembered)
+    assert context.applicationId in module._checked_apps
