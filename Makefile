@@ -11,14 +11,21 @@ export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
 .PHONY: demo test lint rulesets reference browser report-schemas bench bench-server bench-spark wheel-smoke clean
 
+## the package and its runtime dependencies only (what `demo` needs); the development toolchain below includes them
+$(VENV)/.runtime: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+## the development toolchain: every extra (PySpark, JPype, Starlette, uvicorn) and the test and lint tools
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@
+	touch $(VENV)/.runtime $@
 
 ## the rule packs, copied from the shared folder when it is there, else downloaded; verified against the manifests
-rulesets: $(VENV)/.installed
+rulesets: $(VENV)/.runtime
 	@if [ -d "$(SHARED)/rulesets" ]; then \
 		$(BIN)/einvoice-validate rulesets install --from "$(SHARED)/rulesets" >/dev/null; \
 	else \
@@ -31,7 +38,7 @@ rulesets: $(VENV)/.installed
 reference:
 	bash tools/build-reference.sh
 
-## validate the bundled examples (one is broken on purpose, so exit code 1 is expected here)
+## validate the bundled examples (one is broken on purpose, so exit code 1 is expected here); runtime dependencies only
 demo: rulesets
 	$(BIN)/einvoice-validate validate examples/*.xml; status=$$?; test $$status -le 1
 
@@ -52,7 +59,7 @@ report-schemas: $(VENV)/.installed
 	bash tools/report-schemas.sh $(BIN)/python
 
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
-test: rulesets reference browser report-schemas
+test: $(VENV)/.installed rulesets reference browser report-schemas
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 
@@ -65,16 +72,16 @@ lint: $(VENV)/.installed
 wheel-smoke: $(VENV)/.installed
 	bash tools/wheel-smoke.sh
 
-bench: rulesets reference
+bench: $(VENV)/.installed rulesets reference
 	$(BIN)/python -m pytest benchmarks --benchmark-enable
 
 ## our server against the reference daemon (wrk from Debian, installed here if missing)
-bench-server: rulesets reference
+bench-server: $(VENV)/.installed rulesets reference
 	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 	$(BIN)/python benchmarks/server.py
 
 ## validate_files on Spark local[2] against BatchValidator(workers=2), both warm (benchmarks/spark.py)
-bench-spark: rulesets
+bench-spark: $(VENV)/.installed rulesets
 	$(BIN)/python benchmarks/spark.py --warmup 3
 
 clean:

@@ -116,7 +116,8 @@ def test_usage_errors_exit_2(registry: Registry) -> None:
     assert run([], registry.home)[0] == 2
     assert run(["validate", "--format", "yaml", str(BROKEN)], registry.home)[0] == 2
     code, _, err = run(["validate", "--profile", "nope", str(BROKEN)], registry.home)
-    assert code == 2 and "request.invalid-parameter" in err and "unknown profile nope" in err
+    assert code == 2 and err.startswith("einvoice-validate: Unknown profile nope; known: ")
+    assert err.endswith(". (request.invalid-parameter)\n")
 
 
 def test_missing_packs_exit_2(tmp_path: Path) -> None:

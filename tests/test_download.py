@@ -352,7 +352,7 @@ def test_cli_verify_and_list_name_every_missing_pack(tmp_path: Path) -> None:
         out, err = io.StringIO(), io.StringIO()
         assert main(["--home", str(tmp_path / "empty"), "rulesets", action], stdout=out, stderr=err) == 2
         for key in load_manifests():
-            assert f"pack {key} is not installed" in err.getvalue(), (action, key)
+            assert f"Pack {key} is not installed" in err.getvalue(), (action, key)
 
 
 class _Terminal(io.StringIO):

@@ -470,7 +470,7 @@ def cli_json(c: Case) -> list[Outcome]:
 def cli_text(c: Case) -> list[Outcome]:
     exit_code, out, err = _cli(c, "text")
     first = out.splitlines()[0] if out else ""
-    refused = re.match(rf"{re.escape(str(c.path))}: NOT VALIDATED \(([a-z.-]+)\)", first)
+    refused = re.match(rf"{re.escape(str(c.path))}: NOT VALIDATED: .* \(([a-z.-]+)\)$", first)
     if refused:
         assert exit_code == 2, (out, err)
         return [Outcome(code=refused.group(1), texts=[out, err])]

@@ -5,6 +5,7 @@ loud failure when an executor has no packs."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tarfile
 from collections.abc import Iterator
@@ -375,3 +376,82 @@ def test_a_missing_pack_fails_the_job_loudly(spark: SparkSession, registry: Regi
     text = str(info.value)
     assert "ruleset.missing" in text and "xrechnung-ubl@2.5.0" in text and str(home) in text
     assert "--archives" in text
+
+
+# --- the executors' Python: checked before the first job ----------------------------------------------------
+
+_JOB = """
+from pyspark.sql import SparkSession
+from einvoice_validate.spark import validate_files
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false").config("spark.driver.host", "127.0.0.1")
+         .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate())
+spark.sparkContext.setLogLevel("ERROR")
+validate_files(spark, {examples!r}, options={{"pathGlobFilter": "*.xml"}}).collect()
+print("validated")
+"""
+
+
+def test_executors_without_the_package_fail_before_the_job_with_the_fix(tmp_path: Path) -> None:
+    """The driver in a virtual environment that is not activated: PYSPARK_PYTHON unset, so Spark starts
+    ``python3`` from the PATH, here a fresh virtual environment without the package."""
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    ours = str(Path(sys.executable).parent)
+    path = os.pathsep.join([str(bare / "bin"), *(p for p in os.environ["PATH"].split(os.pathsep) if p != ours)])
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
+    env["PATH"] = path
+    done = subprocess.run(
+        [sys.executable, "-c", _JOB.format(examples=str(REPO / "examples"))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "validated" not in done.stdout
+    last = done.stderr.splitlines()[-1]
+    assert last == (
+        "einvoice-validate: the Python that Spark starts for its tasks (python3 from the PATH, as PYSPARK_PYTHON is "
+        f"not set, i.e. {bare / 'bin' / 'python3'}) cannot run einvoice_validate.spark (ModuleNotFoundError: No "
+        "module named 'einvoice_validate'). Set PYSPARK_PYTHON to a Python that has einvoice-validate[spark], e.g. "
+        f"PYSPARK_PYTHON={sys.executable} (this driver's), before the SparkSession is created (or "
+        "spark.pyspark.python); on a cluster, install it on every node (or ship an environment with --archives)"
+    )
+    # no task failed: no Java stack trace, no Python traceback
+    for noise in ("Traceback", "Py4JJavaError", "PythonException", "at org.apache", "ERROR Executor"):
+        assert noise not in done.stderr, noise
+
+
+def test_the_session_is_checked_once_per_application(spark: SparkSession) -> None:
+    from einvoice_validate import spark as module
+
+    module.check_session(spark)
+    assert spark.sparkContext.applicationId in module._checked_apps
+    tracker = spark.sparkContext.statusTracker()
+    jobs = len(tracker.getJobIdsForGroup(None))
+    module.check_session(spark)
+    assert len(tracker.getJobIdsForGroup(None)) == jobs, "checked once: no second probe job"
+
+
+def test_a_python_spark_cannot_start_is_said_before_the_job(spark: SparkSession) -> None:
+    from einvoice_validate import spark as module
+    from einvoice_validate.spark import SetupError
+
+    context = spark.sparkContext
+    saved = context.pythonExec
+    module._checked_apps.discard(context.applicationId)
+    context.pythonExec = "/nonexistent/python3"  # as PYSPARK_PYTHON=/nonexistent/python3 would have made it
+    try:
+        with pytest.raises(SetupError) as info:
+            validate_files(spark, str(REPO / "examples"))
+    finally:
+        context.pythonExec = saved
+    assert str(info.value).startswith(
+        "the Python that Spark starts for its tasks (/nonexistent/python3) cannot run einvoice_validate.spark "
+        "(Spark cannot start /nonexistent/python3: "
+    )
+    assert "Set PYSPARK_PYTHON to a Python that has einvoice-validate[spark]" in str(info.value)
+    module.check_session(spark)  # the session's own Python passes (and is remembered)
+    assert context.applicationId in module._checked_apps

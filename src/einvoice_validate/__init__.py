@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+from ._extras import MissingExtra, SetupError
 from .api import default_validator, validate
 from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
@@ -30,11 +31,13 @@ __all__ = [
     "InputError",
     "Limits",
     "Message",
+    "MissingExtra",
     "Pool",
     "PoolBusy",
     "ProfileError",
     "Report",
     "RulesetError",
+    "SetupError",
     "Severity",
     "Validator",
     "WorkerDied",

@@ -48,7 +48,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import EInvoiceValidateError, RulesetError, message_for_code
+from .errors import EInvoiceValidateError, RulesetError, message_for_error
 from .findings import Message, Report
 from .limits import DEFAULT_LIMITS, Limits
 from .parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS, Source, read_source
@@ -93,8 +93,8 @@ class BatchError(_Model):
 
     @property
     def message(self) -> Message:
-        """What the code means, in English and German."""
-        return message_for_code(self.code)
+        """The specific cause in English and German, one sentence each (as ``EInvoiceValidateError.message``)."""
+        return message_for_error(self.code, self.detail)
 
     def to_dict(self) -> dict[str, object]:
         """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from . import __version__
+from ._extras import SetupError, require, require_dependency
 from .errors import EInvoiceValidateError
 from .findings import Severity
 from .reports import Outcome
@@ -235,7 +236,7 @@ def main(
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     if args.home is not None and args.home.exists() and not args.home.is_dir():
-        print(f"einvoice-validate: ruleset.missing: the rules home {args.home} is not a directory", file=err)
+        print(f"einvoice-validate: The rules home {args.home} is not a directory. (ruleset.missing)", file=err)
         return EXIT_ERROR
     try:
         if args.command == "validate":
@@ -249,13 +250,12 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
         if args.command == "keys":
             return _keys(args, out, err)
         return _profiles(args, out)
-    except EInvoiceValidateError as exc:
-        if getattr(args, "lang", "en") == "de":  # validate --lang de: the code's German sentence and detail
-            from .reports.words import detail_in
-
-            print(f"einvoice-validate: {exc.code}: {exc.message.de} {detail_in(exc.detail, 'de')}", file=err)
-        else:
-            print(f"einvoice-validate: {exc.code}: {exc.detail}", file=err)
+    except EInvoiceValidateError as exc:  # the specific cause first (in German with validate --lang de), the code
+        message = exc.message.de if getattr(args, "lang", "en") == "de" else exc.message.en
+        print(f"einvoice-validate: {message} ({exc.code})", file=err)
+        return EXIT_ERROR
+    except SetupError as exc:  # an extra (or a dependency) not installed: one line saying what to install
+        print(f"einvoice-validate: {exc}", file=err)
         return EXIT_ERROR
     except BrokenPipeError:
         raise
@@ -377,6 +377,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     if STDIN in files:  # read once, then validated like a file (named "-")
         data = (stdin or sys.stdin.buffer).read()
         sources = [data if f == STDIN else f for f in files]
+    _require_for(args.engine, files)
     workers = min(args.workers or _default_workers(files), len(files))
     progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
     render = ReportWriter(
@@ -421,7 +422,6 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     from .profiles import parse_rules_date
     from .render import Renderer
-    from .render.pdf import PdfUnavailable
     from .reports.words import WORDS
     from .validator import Validator
 
@@ -431,11 +431,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
     source = (stdin or sys.stdin.buffer).read() if args.file == STDIN else args.file
     renderer = Renderer(Validator(rules_home=args.home, engine=args.engine))
-    try:
-        shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
-    except PdfUnavailable as exc:
-        print(f"einvoice-validate: {exc}", file=err)
-        return EXIT_ERROR
+    shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
     if args.output is not None:
         args.output.write_bytes(shown.content)
     elif args.format == "pdf":
@@ -449,6 +445,17 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     where = f" -> {args.output}" if args.output is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
     return EXIT_VALID if report.valid else EXIT_INVALID
+def _require_for(engine: str | None, files: Sequence[str]) -> None:
+    """What the run needs beyond the core package, checked before any document is read (a worker process would
+    otherwise meet it first): the [java] extra for the saxon-java engine, pikepdf for PDF files."""
+    from .schematron.engines import ENGINE_ENV
+
+    if engine == "saxon-java":
+        require("java", "--engine saxon-java")
+    elif engine is None and os.environ.get(ENGINE_ENV) == "saxon-java":
+        require("java", f"the saxon-java engine (${ENGINE_ENV})")
+    if any(f.lower().endswith(".pdf") for f in files):
+        require_dependency("pikepdf", "PDF input")
 
 
 def _max_documents(given: int | None, engine: str | None) -> int:
@@ -494,7 +501,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             )
         _report_missing(missing, needed, registry, err)
         for entry in incomplete:
-            print(f"einvoice-validate: ruleset.missing: pack {entry}; run `rulesets install` again", file=err)
+            print(f"einvoice-validate: Pack {entry}; run `rulesets install` again. (ruleset.missing)", file=err)
         return EXIT_ERROR if missing or incomplete else EXIT_VALID
     broken = []
     for key, pack in sorted(installed.items()):
@@ -509,8 +516,8 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _report_missing(missing, needed, registry, err)
     if broken:
         print(
-            f"einvoice-validate: ruleset.corrupt: damaged pack(s): {', '.join(broken)}; "
-            "run `einvoice-validate rulesets install` again",
+            f"einvoice-validate: Damaged pack(s): {', '.join(broken)}; "
+            "run `einvoice-validate rulesets install` again. (ruleset.corrupt)",
             file=err,
         )
     return EXIT_ERROR if missing or broken else EXIT_VALID
@@ -536,7 +543,7 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
         more = f" and {len(names) - 2} more" if len(names) > 2 else ""
         users = "`einvoice-validate show`" if names == [SHOW_USER] else f"the profile(s) {', '.join(names[:2])}{more}"
         print(
-            f"einvoice-validate: ruleset.missing: pack {key} is not installed in {registry.home} (needed by {users})",
+            f"einvoice-validate: Pack {key} is not installed in {registry.home} (needed by {users}). (ruleset.missing)",
             file=err,
         )
     if missing:
@@ -615,16 +622,11 @@ class _DownloadBar:
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     from .limits import DEFAULT_LIMITS
 
-    try:
-        from .server.run import NotLoopback, serve
-        from .server.settings import ServerSettings
-    except ImportError as exc:  # the [server] extra is missing (tests/test_server_extra.py)
-        print(
-            f"einvoice-validate: serve needs the server extra: pip install 'einvoice-validate[server]' "
-            f"(missing: {exc.name or exc})",
-            file=err,
-        )
-        return EXIT_ERROR
+    require("server", "serve")  # one line naming the pip install, exit 2 (cli._run); tests/test_server_extra.py
+    _require_for(args.engine, [])
+    from .server.run import NotLoopback, serve
+    from .server.settings import ServerSettings
+
     defaults = ServerSettings()
     max_body = args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes
     try:

@@ -57,6 +57,7 @@ __all__ = [
     "RulesetError",
     "WorkerDied",
     "message_for_code",
+    "message_for_error",
 ]
 
 
@@ -125,9 +126,9 @@ class EInvoiceValidateError(Exception):
 
     @property
     def message(self) -> Message:
-        """What the code means, in English and German (``rulesets/messages/project.toml``); the specifics
-        (file, line and column, limit) are in ``detail``."""
-        return message_for_code(self.code)
+        """The specific cause in English and German, one sentence each (``detail``, in German where the library
+        wrote it: :func:`message_for_error`); what the code means in general is :func:`message_for_code`."""
+        return message_for_error(self.code, self.detail)
 
     def to_dict(self) -> dict[str, object]:
         """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
@@ -142,8 +143,16 @@ def _rebuild(cls: type[EInvoiceValidateError], code: str, detail: str, reason: s
     return exc
 
 
+def message_for_error(code: str, detail: str) -> Message:
+    """An error's message: the specific cause first, one sentence in English and one in German (the German of the
+    details the library writes is in :mod:`einvoice_validate.reports.words`, with the reports' other words)."""
+    from .reports.words import error_message
+
+    return error_message(code, detail)
+
+
 def message_for_code(code: str) -> Message:
-    """The English and German sentence for an error code."""
+    """The English and German sentence for an error code (what it means in general)."""
     from .findings import Message
     from .messages import catalogue
 

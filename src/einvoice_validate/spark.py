@@ -38,14 +38,23 @@ import functools
 import os
 import re
 import socket
+import sys
 import tarfile
 import threading
 import types
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
+
+try:  # without the [spark] extra: MissingExtra's one line naming it, not a traceback
+    import pyspark  # noqa: F401
+except ImportError:
+    from ._extras import require
+
+    require("spark", "einvoice_validate.spark")
+    raise
 
 from pydantic import BaseModel
 from pyspark.sql import DataFrame, SparkSession
@@ -63,6 +72,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
+from ._extras import SetupError, require
 from .errors import EInvoiceValidateError, InputError, RulesetError
 from .findings import Finding, Report
 from .limits import DEFAULT_LIMITS, Limits
@@ -75,6 +85,8 @@ if TYPE_CHECKING:
 __all__ = [
     "FINDING_TYPE",
     "RESULT_FIELDS",
+    "SetupError",
+    "check_session",
     "explode_findings",
     "finding_struct",
     "result_schema",
@@ -250,7 +262,9 @@ def validate_files(
 
     Raises:
         ProfileError: ``profile`` names no profile (at once, on the driver).
+        SetupError: the executors' Python cannot import this package (see :func:`check_session`).
     """
+    check_session(spark)
     opts = _options(profile, rules_home, limits, xsd_gate, engine)
     reader = spark.read.format("binaryFile")
     for key, value in (options or {}).items():
@@ -330,7 +344,9 @@ def validate_column(
         TypeError: ``column`` is neither binary nor string.
         ValueError: a key names no column of ``df``, or a key column has a result column's name.
         ProfileError: ``profile`` names no profile.
+        SetupError: the executors' Python cannot import this package (see :func:`check_session`).
     """
+    check_session(df.sparkSession)
     opts = _options(profile, rules_home, limits, xsd_gate, engine)
     dtype = df.schema[column].dataType
     if not isinstance(dtype, BinaryType | StringType):
@@ -387,6 +403,96 @@ def rules_archive(destination: str | os.PathLike[str], rules_home: str | os.Path
         for pack in installed:
             tar.add(pack.directory, arcname=str(pack.directory.relative_to(registry.home)))
     return destination
+
+
+# --- before the first job: can the executors import this package? -------------------------------------------
+
+_checked_apps: set[str] = set()
+_check_lock = threading.Lock()
+
+
+def check_session(spark: SparkSession) -> None:
+    """Check, once per Spark application, that the Python Spark starts on the executors can import this package,
+    with one small task; :func:`validate_files` and :func:`validate_column` call it before their job.
+
+    A driver running in a virtual environment that is not activated starts the executors' Python as ``python3``
+    from the ``PATH`` (``PYSPARK_PYTHON`` unset): without this check every task of the job would die in Spark's
+    worker with ``ModuleNotFoundError: No module named 'einvoice_validate'`` under a Java stack trace.
+
+    Raises:
+        MissingExtra: this Python lacks the ``[spark]`` extra (PySpark, pyarrow, pandas).
+        SetupError: the executors' Python cannot import the package (or cannot run a Python task at all): the
+            message says which Python that is and what to set (``PYSPARK_PYTHON`` or ``spark.pyspark.python``).
+    """
+    require("spark", "einvoice_validate.spark")  # pyarrow and pandas too, which mapInArrow needs on the driver
+    try:
+        context = spark.sparkContext
+    except Exception:  # Spark Connect has no RDDs (and the driver does not know the executors' Python): not checked
+        return
+    with _check_lock:
+        if context.applicationId in _checked_apps:
+            return
+    try:
+        python, problem = context.parallelize([0], 1).map(_probe()).collect()[0]
+    except Exception as exc:  # the task itself failed: Spark could not start or run the executors' Python
+        python, problem = None, _python_error(exc)
+        if problem is None:
+            raise
+    if problem is not None:
+        raise SetupError(_executor_python_text(context.pythonExec, python, problem))
+    with _check_lock:
+        _checked_apps.add(context.applicationId)
+
+
+def _probe() -> Callable[[int], tuple[str, str | None]]:
+    """The probe task's function. Defined inside this function so that Spark's cloudpickle ships it by value: the
+    executors need not import this package to run it (the standard library only, no pyarrow either)."""
+
+    def probe(_: int) -> tuple[str, str | None]:
+        import importlib.util
+        import sys
+
+        try:
+            import einvoice_validate  # noqa: F401  (the package and its dependencies: every task imports them)
+        except Exception as exc:
+            return sys.executable, f"{type(exc).__name__}: {exc}"
+        missing = [name for name in ("pyarrow", "pandas") if importlib.util.find_spec(name) is None]
+        if missing:  # mapInArrow needs them on the executors too (looked for only: importing pandas takes a second)
+            return sys.executable, f"{', '.join(missing)} not installed"
+        return sys.executable, None
+
+    return probe
+
+
+_PYTHON_ERROR = re.compile(r"^\s*((?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)): (.+)$", re.MULTILINE)
+
+
+def _python_error(exc: BaseException) -> str | None:
+    """The Python exception (last line of the worker's traceback) in a failed task's error, or the reason Spark
+    could not start the Python worker; None when the failure is none of these."""
+    text = str(exc)
+    started = re.search(r"Cannot run program \"([^\"]+)\"[^:]*: (.+)", text)
+    if started:
+        return f"Spark cannot start {started.group(1)}: {started.group(2).strip()}"
+    if "PythonException" not in text and "Traceback" not in text:
+        return None
+    found = [m for m in _PYTHON_ERROR.finditer(text) if "py4j" not in m.group(1).lower()]
+    return f"{found[-1].group(1)}: {found[-1].group(2).strip()}" if found else None
+
+
+def _executor_python_text(executable: str, python: str | None, problem: str) -> str:
+    if executable == "python3" and not os.environ.get("PYSPARK_PYTHON"):
+        which = "python3 from the PATH, as PYSPARK_PYTHON is not set"
+    else:
+        which = executable
+    if python and python != executable:
+        which += f", i.e. {python}"
+    return (
+        f"the Python that Spark starts for its tasks ({which}) cannot run einvoice_validate.spark ({problem}). "
+        f"Set PYSPARK_PYTHON to a Python that has einvoice-validate[spark], e.g. PYSPARK_PYTHON={sys.executable} "
+        "(this driver's), before the SparkSession is created (or spark.pyspark.python); on a cluster, install it "
+        "on every node (or ship an environment with --archives)"
+    )
 
 
 # --- the executor side ----------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
-from .errors import EInvoiceValidateError, RulesetError, message_for_code
+from .errors import EInvoiceValidateError, RulesetError, message_for_error
 from .findings import Finding, Report
 
 __all__ = [
@@ -187,5 +187,6 @@ def finding(f: Finding) -> dict[str, Any]:
 
 def error_object(code: str, detail: str) -> dict[str, Any]:
     """The error object of the CLI's ``json``/``jsonl`` output and of ``to_dict()``:
-    ``{"code", "message": {"en", "de"}, "detail"}``."""
-    return {"code": code, "message": message_for_code(code).model_dump(mode="json"), "detail": detail}
+    ``{"code", "message": {"en", "de"}, "detail"}``, the message saying the specific cause (``detail``) in each
+    language (:func:`~einvoice_validate.errors.message_for_error`)."""
+    return {"code": code, "message": message_for_error(code, detail).model_dump(mode="json"), "detail": detail}

@@ -78,7 +78,13 @@ def _qpdf_text(exc: BaseException) -> str:
 
 
 def _open(data: bytes) -> Any:
-    import pikepdf  # imported on first PDF only: validating XML never loads it
+    try:
+        import pikepdf  # imported on first PDF only: validating XML never loads it
+    except ImportError:  # a dependency, but an environment built with --no-deps may lack it: say what to install
+        from .._extras import require_dependency
+
+        require_dependency("pikepdf", "PDF input")
+        raise
 
     try:
         return pikepdf.open(io.BytesIO(data), attempt_recovery=True, suppress_warnings=True)

@@ -110,7 +110,7 @@ class Renderer:
         Raises:
             EInvoiceValidateError: the document could not be validated (the codes of :meth:`Validator.validate`),
                 or the viewer pack is not installed (``ruleset.missing``).
-            PdfUnavailable: ``fmt="pdf"`` without the ``[pdf]`` extra.
+            MissingExtra: ``fmt="pdf"`` without the ``[pdf]`` extra (PdfUnavailable: without its Pango library).
         """
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")

@@ -14,23 +14,24 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-__all__ = ["PDF_EXTRA", "PdfUnavailable", "check_available", "html_to_pdf"]
+from .._extras import MissingExtra, SetupError
 
-PDF_EXTRA = "pip install 'einvoice-validate[pdf]'"
+__all__ = ["PdfUnavailable", "check_available", "html_to_pdf"]
 
 
-class PdfUnavailable(ImportError):
-    """PDF output needs the ``[pdf]`` extra (WeasyPrint and the Pango library it uses)."""
+
+class PdfUnavailable(SetupError, ImportError):
+    """WeasyPrint is installed but cannot load its system libraries (Pango): one line saying so (the CLI exits 2)."""
 
     def __init__(self, why: str) -> None:
-        super().__init__(f"PDF output needs WeasyPrint: {PDF_EXTRA} ({why})")
+        super().__init__(f"show --format pdf needs WeasyPrint's system libraries (Pango): {why}")
 
 
 def _weasyprint() -> Any:
     try:
         import weasyprint
-    except ImportError as exc:  # not installed
-        raise PdfUnavailable(str(exc)) from exc
+    except ImportError:  # not installed: the one line of every missing extra (_extras)
+        raise MissingExtra("show --format pdf", "pdf", ("weasyprint",)) from None
     except OSError as exc:  # installed, but Pango is missing
         raise PdfUnavailable(f"its system libraries are missing: {exc}") from exc
     return weasyprint

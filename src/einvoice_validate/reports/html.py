@@ -12,7 +12,7 @@ from html import escape
 from .. import __version__
 from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, severity_counts
-from .words import WORDS, detail_in, severity_label
+from .words import WORDS, severity_label
 from .words import summary as words_summary
 
 __all__ = ["MAX_INVOICE_VIEWS", "InvoiceView", "html_report"]
@@ -132,10 +132,10 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str, view: 
     if report is None:
         error = outcome.error
         assert error is not None
-        meaning = error.message.de if lang == "de" else error.message.en
+        meaning = error.message.de if lang == "de" else error.message.en  # the specific cause first
         parts.append(
-            f"<dl><dt>{escape(words['error'])}</dt><dd><code>{escape(error.code)}</code> {escape(meaning)}</dd>"
-            f"<dt>{escape(words['detail'])}</dt><dd>{escape(detail_in(error.detail, lang))}</dd></dl></section>"
+            f"<dl><dt>{escape(words['error'])}</dt><dd>{escape(meaning)} (<code>{escape(error.code)}</code>)</dd>"
+            "</dl></section>"
         )
         return "".join(parts)
     parts.append(

@@ -42,8 +42,8 @@ def junit_report(outcomes: list[Outcome], suite: str = "einvoice-validate") -> b
             error = outcome.error
             assert error is not None
             errors += 1
-            el = etree.SubElement(case, "error", message=f"{error.code}: {error.detail}", type=error.code)
-            el.text = f"{error.message.en} {error.detail}\n{error.message.de}"
+            el = etree.SubElement(case, "error", message=f"{error.message.en} ({error.code})", type=error.code)
+            el.text = f"{error.message.en} ({error.code})\nde: {error.message.de}"
             continue
         case.set("time", f"{sum(report.timings_ms.values()) / 1000:.3f}")
         other: list[str] = []

@@ -62,7 +62,8 @@ def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
                 {
                     "level": "error",
                     "descriptor": {"id": error.code},
-                    "message": {"text": f"{outcome.name}: {error.message.en} {error.detail}"},
+                    "message": {"text": f"{outcome.name}: {error.message.en} ({error.code})"},
+                    "properties": {"de": error.message.de},
                     "locations": [_location(outcome.name, None)],
                 }
             )

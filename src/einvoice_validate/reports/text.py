@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..findings import Finding, Severity
 from . import Outcome, Tally, severity_counts
-from .words import WORDS, detail_in, severity_label
+from .words import WORDS, severity_label
 from .words import summary as words_summary
 
 __all__ = ["TextReport", "use_colour"]
@@ -66,9 +66,9 @@ class TextReport:
         if report is None:
             error = outcome.error
             assert error is not None
-            meaning = error.message.de if self.lang == "de" else error.message.en
+            meaning = error.message.de if self.lang == "de" else error.message.en  # the specific cause first
             label = self._paint("not-validated", words["not-validated"])
-            print(f"{name}: {label} ({error.code}): {meaning} {detail_in(error.detail, self.lang)}", file=self.out)
+            print(f"{name}: {label}: {meaning} ({error.code})", file=self.out)
             self.printed = True
             return
         if report.valid and self.quiet:

@@ -2,7 +2,8 @@
 
 An error's ``detail`` is English by contract (``errors.py``); :func:`detail_in` gives the German of the details
 the library writes (parse, limits, profiles), piece by piece, and leaves anything else (an operating system's or
-libxml2's own words) as it is.
+libxml2's own words) as it is. :func:`error_message` makes of a detail an error's message in both languages, the
+specific cause first, one sentence each (``EInvoiceValidateError.message``, the reports, the CLI).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from ..findings import Severity
+from ..errors import message_for_code
+from ..findings import Message, Severity
 from . import Tally
 
-__all__ = ["LANGS", "WORDS", "detail_in", "severity_label", "summary"]
+__all__ = ["LANGS", "WORDS", "detail_in", "error_message", "sentence", "severity_label", "summary"]
 
 LANGS = ("en", "de")
 
@@ -46,7 +48,6 @@ WORDS: dict[str, dict[str, str]] = {
         "no-findings": "No findings.",
         "documents": "Documents",
         "error": "Error",
-        "detail": "Detail",
         "invoice-view": "The invoice as rendered, with the findings at their fields",
     },
     "de": {
@@ -76,7 +77,6 @@ WORDS: dict[str, dict[str, str]] = {
         "no-findings": "Keine Befunde.",
         "documents": "Dokumente",
         "error": "Fehler",
-        "detail": "Einzelheiten",
         "invoice-view": "Die Rechnung, wie sie dargestellt wird, mit den Befunden an ihren Feldern",
     },
 }
@@ -257,6 +257,55 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
             ),
         ),
         (
+            r"cannot read the stream: (?P<why>.*)",
+            lambda m: f"der Datenstrom kann nicht gelesen werden: {_OS_DE.get(m['why'], m['why'])}",
+        ),
+        (
+            r"the file object must be opened in binary mode",
+            lambda m: "das Dateiobjekt muss im Binärmodus geöffnet sein",
+        ),
+        (
+            r"cannot validate a (?P<t>\S+): pass bytes, a path or a binary file",
+            lambda m: f"ein {m['t']} kann nicht geprüft werden: bytes, einen Pfad oder eine Binärdatei übergeben",
+        ),
+        (r"the document has no root element", lambda m: "das Dokument hat kein Wurzelelement"),
+        (
+            r"not readable as XML: (?P<why>.*)",
+            lambda m: f"als XML nicht lesbar (lxml: {m['why']})",
+        ),
+        (
+            r"the StandardBusinessDocument envelope holds (?P<n>\d+) payload elements; expected one invoice",
+            lambda m: (
+                f"der StandardBusinessDocument-Umschlag enthält {m['n']} Nutzdaten-Elemente; erwartet wird "
+                "genau eine Rechnung"
+            ),
+        ),
+        (
+            r"the XSLT engine's XML parser cannot read the document: (?P<why>.*)",
+            lambda m: f"der XML-Parser der XSLT-Engine kann das Dokument nicht lesen ({m['why']})",
+        ),
+        (
+            r"the PDF's embedded file (?P<name>.+) has no content stream",
+            lambda m: f"die eingebettete Datei {m['name']} des PDF hat keinen Inhaltsdatenstrom",
+        ),
+        (
+            r"the rules date (?P<d>.+) is not a date YYYY-MM-DD",
+            lambda m: f"das Regeldatum {m['d']} ist kein Datum der Form JJJJ-MM-TT",
+        ),
+        (
+            r"profile (?P<p>\S+): no version of (?P<pack>\S+) is in force on (?P<on>\S+) \((?P<dates>.*)\)",
+            lambda m: f"Profil {m['p']}: am {m['on']} gilt keine Version von {m['pack']} ({m['dates']})",
+        ),
+        (r"no document: (?P<c>.+) is null", lambda m: f"kein Dokument: {m['c']} ist null"),
+        (
+            r"the text has a character \((?P<c>.+) at offset (?P<o>\d+)\) that its declared encoding (?P<e>\S+) "
+            r"cannot hold",
+            lambda m: (
+                f"der Text enthält ein Zeichen ({m['c']} an Stelle {m['o']}), das seine erklärte Kodierung "
+                f"{m['e']} nicht darstellen kann"
+            ),
+        ),
+        (
             r"a str is taken as a path.*",
             lambda m: (
                 "ein str gilt als Pfad, und dieser sieht nach XML-Text aus; das Dokument als bytes "
@@ -284,6 +333,26 @@ def _de(detail: str) -> str:
 def detail_in(detail: str, lang: str) -> str:
     """``detail`` in ``lang`` (German where the library wrote it, else unchanged)."""
     return _de(detail) if lang == "de" else detail
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter upper case, a full stop at the end unless it ends with one."""
+    text = text.strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+def error_message(code: str, detail: str) -> Message:
+    """An error in English and German, the specific cause first: ``detail`` as one sentence in each language
+    (German where the library wrote the detail, :data:`_DETAILS_DE`). The code's general meaning
+    (:func:`~einvoice_validate.errors.message_for_code`) stands in for an empty detail, and follows a detail that
+    has no German form (an operating system's or a parser's own words), so that the German reader gets it too."""
+    if not detail.strip():
+        return message_for_code(code)
+    german = _de(detail)
+    de = sentence(german) if german != detail else f"{sentence(detail)} {message_for_code(code).de}"
+    return Message(en=sentence(detail), de=de)
 
 
 def summary(tally: Tally, lang: str) -> str:

@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._extras import missing_extra_text
 from ..errors import RulesetError
 from ..rulesets.manifest import bundled_dir
 from .engines import (
@@ -85,14 +86,12 @@ class _Jvm:
     """The JVM's Saxon objects, created once per process."""
 
     def __init__(self) -> None:
-        jar = jar_path()
         try:
             import jpype
             import jpype.imports
-        except ImportError as exc:
-            raise RulesetError(
-                "ruleset.missing", "engine saxon-java needs JPype: pip install 'einvoice-validate[java]'"
-            ) from exc
+        except ImportError as exc:  # the CLI says so before it starts (MissingExtra); a worker process says it here
+            raise RulesetError("ruleset.missing", missing_extra_text("the saxon-java engine", "java")) from exc
+        jar = jar_path()
         if not jpype.isJVMStarted():
             options = os.environ.get(JVM_OPTIONS_ENV)
             jpype.startJVM(
