@@ -93,9 +93,7 @@ SPARK = (
     "einvoice_validate.spark needs the [spark] extra (pyspark, pyarrow, pandas are not installed): "
     "pip install 'einvoice-validate[spark]'"
 )
-SERVE = (
-    "serve needs the [server] extra (starlette, uvicorn are not installed): pip install 'einvoice-validate[server]'"
-)
+SERVE = "serve needs the [server] extra (starlette, uvicorn are not installed): pip install 'einvoice-validate[server]'"
 PDF = (
     "PDF input needs pikepdf, a dependency of einvoice-validate that is not installed here: "
     "pip install 'pikepdf>=9,<11'"

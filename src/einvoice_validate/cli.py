@@ -445,6 +445,8 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     where = f" -> {args.output}" if args.output is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
     return EXIT_VALID if report.valid else EXIT_INVALID
+
+
 def _require_for(engine: str | None, files: Sequence[str]) -> None:
     """What the run needs beyond the core package, checked before any document is read (a worker process would
     otherwise meet it first): the [java] extra for the saxon-java engine, pikepdf for PDF files."""

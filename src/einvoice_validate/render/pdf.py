@@ -19,7 +19,6 @@ from .._extras import MissingExtra, SetupError
 __all__ = ["PdfUnavailable", "check_available", "html_to_pdf"]
 
 
-
 class PdfUnavailable(SetupError, ImportError):
     """WeasyPrint is installed but cannot load its system libraries (Pango): one line saying so (the CLI exits 2)."""
 
