@@ -63,9 +63,11 @@ mode whose match pattern can match an attribute (judged on each alternative's la
 applies templates to the attribute's children (there are none), and one of them matches every attribute, so the
 built-in rule (which would copy the attribute's value) never applies.
 
-``guard-absence-tests`` (v2, issue 10; v1 used a union, slow to compile) puts each run of at least
+``guard-absence-tests`` (v3, issue 21: a step may be a parenthesised union of names; v2, issue 10; v1 used a
+union, slow to compile) puts each run of at least
 :data:`GUARD_MIN_RUN` consecutive asserts of the form ``not(P)`` (P a relative path of plain child steps, the
-last possibly an attribute: CEN's hundreds of "shall not be used" syntax rules, UBL-CR-*, CII-SR-*) under one
+last possibly an attribute, each other step a name or a union of names such as ``(cac:InvoiceLine|cac:CreditNoteLine)``:
+CEN's hundreds of "shall not be used" syntax rules, UBL-CR-*, CII-SR-*) under one
 ``<xsl:if test="exists((P1, P2, …))">`` whose sequence shares common leading steps (``cac:A/(cbc:B,
 cac:C/(…))``). An assert ``not(P)`` fails exactly when P selects something, so when the sequence is empty none
 of them can fail and the run is skipped; otherwise each assert runs as before, in the same order. Such paths
@@ -494,9 +496,11 @@ def _isolate_each(kept_elements: list[etree._Element]) -> None:
 # --- guard-absence-tests ---------------------------------------------------------------------------------------
 
 _NAME = r"(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*"
-# ``not(P)`` with P a relative path of child steps with plain names, the last one possibly an attribute: an
-# expression that cannot raise a dynamic error on any context node and is true exactly when P selects nothing.
-_ABSENCE_TEST = re.compile(rf"^\s*not\(\s*((?:{_NAME}\s*/\s*)*@?{_NAME})\s*\)\s*$")
+# A child step: a plain name, or (v3) a parenthesised union of plain names, ``(cac:InvoiceLine|cac:CreditNoteLine)``.
+_CHILD_STEP = rf"(?:{_NAME}|\(\s*{_NAME}(?:\s*\|\s*{_NAME})+\s*\))"
+# ``not(P)`` with P a relative path of child steps, the last one possibly an attribute: an expression that cannot
+# raise a dynamic error on any context node and is true exactly when P selects nothing.
+_ABSENCE_TEST = re.compile(rf"^\s*not\(\s*((?:{_CHILD_STEP}\s*/\s*)*(?:@{_NAME}|{_CHILD_STEP}))\s*\)\s*$")
 GUARD_MIN_RUN = 4  # shorter runs gain nothing measurable
 
 
@@ -512,7 +516,7 @@ def _absence_path(element: etree._Element) -> list[str] | None:
     if len(when) or (when.text or "").strip():
         return None
     found = _ABSENCE_TEST.match(when.get("test") or "")
-    return [step.strip() for step in found.group(1).split("/")] if found else None
+    return [re.sub(r"\s+", "", step) for step in found.group(1).split("/")] if found else None
 
 
 _Trie = dict[str, "_Trie | None"]  # a step → the steps below it, None where a path ends
@@ -846,7 +850,7 @@ STEPS: tuple[Step, ...] = (
     Step("inline-code-db", 1, _inline_code_db, uses_resources=True),
     Step("name-not-used-reports", 1, _name_not_used_reports),
     Step("strip-unused-output", 1, _strip_unused_output),
-    Step("guard-absence-tests", 2, _guard_absence_tests),
+    Step("guard-absence-tests", 3, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
 )

@@ -107,8 +107,11 @@ class _Jvm:
         from net.sf.saxon.s9api import Processor, QName, SaxonApiException
         from org.xml.sax import InputSource
 
+        import jpype.nio
+
         self.jpype = jpype
         self.byte_array = jpype.JArray(jpype.JByte)  # the type, made once (JArray() builds a class per call)
+        self.direct_buffer = jpype.nio.convertToDirectBuffer
         self.processor = Processor(False)
         # Saxon would print warnings (e.g. an error while matching a pattern, which counts as no match) on the
         # process's stderr; what matters reaches the caller as findings or exceptions.
@@ -182,6 +185,15 @@ def _build(jvm: _Jvm, source: Any) -> JavaDocument:
         raise engine_rejects(exc.getMessage()) from exc
 
 
+def _java_bytes(jvm: _Jvm, data: bytes) -> Any:
+    """``data`` as a Java ``byte[]``. JPype's ``JArray(JByte)(data)`` converts element by element (about 0.14 ms for
+    the business cases' 90 KB on average); a direct ``ByteBuffer`` over the Python bytes (no copy) read into a new
+    array by Java's own bulk copy costs a tenth of that. The buffer is read at once, while ``data`` is alive."""
+    array = jvm.byte_array(len(data))
+    jvm.direct_buffer(data).get(array)
+    return array
+
+
 class JavaStylesheet:
     """A compiled, wrapped stylesheet; runs are independent (one transformer each) and may be concurrent."""
 
@@ -221,9 +233,12 @@ class JavaEngine:
         jvm = _java()
         text = slimmed_text(document) if slim_attachments else None
         if text is None and (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
-            stream = jvm.byte_stream(jvm.byte_array(document.data))
-            return _build(jvm, jvm.input_source(stream))
-        return self.parse_text(text if text is not None else document.text())
+            data = document.data
+        else:
+            # lxml's serialisation (attachments cut, or another encoding) has no XML declaration: as UTF-8 bytes it
+            # crosses into the JVM ten times faster than as a Java string (JPype converts str char by char).
+            data = (text if text is not None else document.text()).encode("utf-8")
+        return _build(jvm, jvm.input_source(jvm.byte_stream(_java_bytes(jvm, data))))
 
     def parse_text(self, text: str) -> JavaDocument:
         jvm = _java()
