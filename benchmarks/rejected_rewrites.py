@@ -19,6 +19,9 @@ import re
 
 from lxml import etree
 
+from einvoice_validate.rulesets.prepare import _closing_paren
+from einvoice_validate.xpath_text import split_outside
+
 XSL = "http://www.w3.org/1999/XSL/Transform"
 _NAME = r"(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*"
 _STEP = re.compile(rf"@?{_NAME}")
@@ -95,20 +98,7 @@ def _path_end(text: str, start: int) -> int | None:
             return None
         j = step.end()
         while j < len(text) and text[j] == "[":
-            depth, quote = 0, ""
-            while j < len(text):
-                ch = text[j]
-                j += 1
-                if quote:
-                    quote = "" if ch == quote else quote
-                elif ch in "'\"":
-                    quote = ch
-                elif ch == "[":
-                    depth += 1
-                elif ch == "]":
-                    depth -= 1
-                    if depth == 0:
-                        break
+            j += _closing_paren(text[j:], "[", "]") + 1
         if not (text.startswith("/", j) and not text.startswith("//", j)):
             return j
         j += 1
@@ -116,19 +106,8 @@ def _path_end(text: str, start: int) -> int | None:
 
 def _head(path: str) -> tuple[str, str]:
     """``//A[p]/B/C`` → (``//A[p]/B``, ``/C``): split at the last top-level ``/``."""
-    depth, quote, last = 0, "", -1
-    for i, ch in enumerate(path):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == "/" and depth == 0 and i > 1:
-            last = i
-    return (path, "") if last < 0 else (path[:last], path[last:])
+    steps = split_outside(path[2:], "/", "[", "]")[0]
+    return (path, "") if len(steps) == 1 else ("//" + "/".join(steps[:-1]), "/" + steps[-1])
 
 
 def shared_paths(root: etree._Element) -> None:

@@ -605,8 +605,8 @@ def _alternatives(pattern: str) -> list[str]:
     return [a.strip() for a in _split_top(pattern, "|")]
 
 
-def _closing_paren(text: str) -> int:
-    """The index of the parenthesis that closes ``text[0]`` (outside string literals), or len(text)."""
+def _closing_paren(text: str, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket that closes ``text[0]`` (outside string literals), or len(text)."""
     depth = 0
     quote = ""
     for i, ch in enumerate(text):
@@ -614,9 +614,9 @@ def _closing_paren(text: str) -> int:
             quote = "" if ch == quote else quote
         elif ch in "'\"":
             quote = ch
-        elif ch == "(":
+        elif ch == opening:
             depth += 1
-        elif ch == ")":
+        elif ch == closing:
             depth -= 1
             if depth == 0:
                 return i
