@@ -11,11 +11,13 @@ document) and the change of the median against all steps.
 
 Variants: ``all`` (what the installer writes), ``all - S`` for each step S, ``strip only`` (the preparation before
 steps existed), ``rollback`` (all steps, but every ``xsl:try`` buffering its output: what
-``rollback-output="no"`` saves), ``isolate per assertion`` (one ``xsl:try`` per assertion instead of per rule)
-and ``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``).
+``rollback-output="no"`` saves), ``isolate per assertion`` (one ``xsl:try`` per assertion instead of per rule),
+``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``), and
+two rewrites measured and not made steps (``rejected_rewrites.py``): ``all + one traversal`` (one walk over the
+document for all patterns) and ``all + shared paths`` (each ``//`` path head evaluated once per document).
 
 Usage: python benchmarks/prepare_steps.py [--passes N] [--warmup N] [--packs KEY,...] [--variants NAME,...]
-[--full-attachments] [--wall] [--engine saxonc|saxon-java]
+[--full-attachments] [--wall | --thread] [--engine saxonc|saxon-java]
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lxml import etree
+from rejected_rewrites import one_traversal, shared_paths  # this folder (run as a script)
 
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
@@ -71,6 +74,10 @@ def variants(data: bytes) -> dict[str, bytes]:
     out["rollback"] = out["all"].replace(b' rollback-output="no"', b"")
     out["isolate per assertion"] = prepare_stylesheet(data, available=_with(_per_assertion))
     out["isolate per rule + fallback"] = prepare_stylesheet(data, available=_with(_per_rule_fallback))
+    for name, rewrite in (("all + one traversal", one_traversal), ("all + shared paths", shared_paths)):
+        root = etree.fromstring(out["all"], etree.XMLParser(huge_tree=True))
+        rewrite(root)  # rejected_rewrites.py: measured, not steps
+        out[name] = etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8")
     return out
 
 
@@ -108,11 +115,14 @@ def main() -> int:
     parser.add_argument("--packs", default=",".join(PACKS))
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of the process's CPU time")
+    parser.add_argument(
+        "--thread", action="store_true", help="this thread's CPU time (the steadiest on a busy machine; not the JIT's)"
+    )
     parser.add_argument("--variants", help="only these variants (comma-separated names; 'all' is always measured)")
     parser.add_argument("--engine", default="saxonc", help="saxonc (default) or saxon-java")
     args = parser.parse_args()
     engine = get_engine(args.engine)
-    clock = time.perf_counter if args.wall else time.process_time
+    clock = time.perf_counter if args.wall else time.thread_time if args.thread else time.process_time
     registry = Registry()
     documents = [load(p.read_bytes()) for p in CASES]
     by_syntax = {
@@ -120,7 +130,7 @@ def main() -> int:
         for syntax in ("ubl", "cii")
     }
     ro_docs = [engine.load(load(p.read_bytes()), slim_attachments=not args.full_attachments) for p in RO_CASES]
-    kind = "wall-clock" if args.wall else "CPU (process_time)"
+    kind = "wall-clock" if args.wall else "CPU (thread_time)" if args.thread else "CPU (process_time)"
     print(f"{engine.name}, warm: {args.warmup} unmeasured passes, then {args.passes}; interleaved per document; {kind}")
     print(
         f"documents: {len(by_syntax['ubl'])} UBL + {len(by_syntax['cii'])} CII business cases, {len(ro_docs)} CIUS-RO"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from einvoice_validate import Validator, xsd
-from einvoice_validate.attachments import LONG_CHARS, libxml2_base64_valid, long_attachments
+from einvoice_validate.attachments import LONG_CHARS, libxml2_base64_valid, long_attachments, replaced
 from einvoice_validate.findings import Report
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
@@ -105,3 +105,30 @@ def test_xsd_findings_are_those_of_libxml2_reading_everything(
     assert fast == full
     assert not any(fast[: len(with_attachments)]), "the business cases are XSD-valid"
     assert all(fast[len(with_attachments) : len(with_attachments) + 3]), "the broken attachments are found"
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        b'<r xmlns:a="urn:a"><x/>\n  <a:b k="1" xmlns:c="urn:c">LONG</a:b><!--c-->tail<a:b>LONG2</a:b>\n</r>',
+        b'<a:b xmlns:a="urn:a" k="1">LONG</a:b>',  # an attachment at the root: no parent to swap it in
+    ],
+)
+def test_a_replaced_element_reads_and_serialises_as_if_edited_and_comes_back_unchanged(xml: bytes) -> None:
+    """``replaced`` swaps a stand-in into the tree instead of editing the element (issue 21): inside the block the
+    tree serialises and validates as if the text had been set, with the element's line number and tail; after it
+    the tree is the original one, the very same element objects in place."""
+    tree = etree.ElementTree(etree.fromstring(xml))
+    before = etree.tostring(tree)
+    elements = list(tree.iter("{urn:a}b"))
+    cuts = [(e, f"short{i}", str(e.text)) for i, e in enumerate(elements)]
+    edited = etree.ElementTree(etree.fromstring(xml))
+    for i, e in enumerate(edited.iter("{urn:a}b")):
+        e.text = f"short{i}"
+    with replaced(cuts):
+        assert etree.tostring(tree) == etree.tostring(edited)
+        inside = list(tree.iter("{urn:a}b"))
+        assert [e.sourceline for e in inside] == [e.sourceline for e in elements]
+        assert [e.tail for e in inside] == [e.tail for e in elements]
+    assert etree.tostring(tree) == before
+    assert list(tree.iter("{urn:a}b")) == elements and [e.text for e in elements] == [c[2] for c in cuts]

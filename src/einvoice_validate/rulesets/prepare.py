@@ -63,9 +63,11 @@ mode whose match pattern can match an attribute (judged on each alternative's la
 applies templates to the attribute's children (there are none), and one of them matches every attribute, so the
 built-in rule (which would copy the attribute's value) never applies.
 
-``guard-absence-tests`` (v2, issue 10; v1 used a union, slow to compile) puts each run of at least
+``guard-absence-tests`` (v3, issue 21: a step may be a parenthesised union of names; v2, issue 10; v1 used a
+union, slow to compile) puts each run of at least
 :data:`GUARD_MIN_RUN` consecutive asserts of the form ``not(P)`` (P a relative path of plain child steps, the
-last possibly an attribute: CEN's hundreds of "shall not be used" syntax rules, UBL-CR-*, CII-SR-*) under one
+last possibly an attribute, each other step a name or a union of names such as ``(cac:InvoiceLine|cac:CreditNoteLine)``:
+CEN's hundreds of "shall not be used" syntax rules, UBL-CR-*, CII-SR-*) under one
 ``<xsl:if test="exists((P1, P2, …))">`` whose sequence shares common leading steps (``cac:A/(cbc:B,
 cac:C/(…))``). An assert ``not(P)`` fails exactly when P selects something, so when the sequence is empty none
 of them can fail and the run is skipped; otherwise each assert runs as before, in the same order. Such paths
@@ -498,9 +500,11 @@ def _isolate_each(kept_elements: list[etree._Element]) -> None:
 # --- guard-absence-tests ---------------------------------------------------------------------------------------
 
 _NAME = r"(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*"
-# ``not(P)`` with P a relative path of child steps with plain names, the last one possibly an attribute: an
-# expression that cannot raise a dynamic error on any context node and is true exactly when P selects nothing.
-_ABSENCE_TEST = re.compile(rf"^\s*not\(\s*((?:{_NAME}\s*/\s*)*@?{_NAME})\s*\)\s*$")
+# A child step: a plain name, or (v3) a parenthesised union of plain names, ``(cac:InvoiceLine|cac:CreditNoteLine)``.
+_CHILD_STEP = rf"(?:{_NAME}|\(\s*{_NAME}(?:\s*\|\s*{_NAME})+\s*\))"
+# ``not(P)`` with P a relative path of child steps, the last one possibly an attribute: an expression that cannot
+# raise a dynamic error on any context node and is true exactly when P selects nothing.
+_ABSENCE_TEST = re.compile(rf"^\s*not\(\s*((?:{_CHILD_STEP}\s*/\s*)*(?:@{_NAME}|{_CHILD_STEP}))\s*\)\s*$")
 GUARD_MIN_RUN = 4  # shorter runs gain nothing measurable
 
 
@@ -516,7 +520,7 @@ def _absence_path(element: etree._Element) -> list[str] | None:
     if len(when) or (when.text or "").strip():
         return None
     found = _ABSENCE_TEST.match(when.get("test") or "")
-    return [step.strip() for step in found.group(1).split("/")] if found else None
+    return [re.sub(r"\s+", "", step) for step in found.group(1).split("/")] if found else None
 
 
 _Trie = dict[str, "_Trie | None"]  # a step → the steps below it, None where a path ends
@@ -605,8 +609,8 @@ def _alternatives(pattern: str) -> list[str]:
     return [a.strip() for a in _split_top(pattern, "|")]
 
 
-def _closing_paren(text: str) -> int:
-    """The index of the parenthesis that closes ``text[0]`` (outside string literals), or len(text)."""
+def _closing_paren(text: str, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket that closes ``text[0]`` (outside string literals), or len(text)."""
     depth = 0
     quote = ""
     for i, ch in enumerate(text):
@@ -614,9 +618,9 @@ def _closing_paren(text: str) -> int:
             quote = "" if ch == quote else quote
         elif ch in "'\"":
             quote = ch
-        elif ch == "(":
+        elif ch == opening:
             depth += 1
-        elif ch == ")":
+        elif ch == closing:
             depth -= 1
             if depth == 0:
                 return i
@@ -875,7 +879,7 @@ STEPS: tuple[Step, ...] = (
     Step("name-not-used-reports", 1, _name_not_used_reports),
     Step("name-bracketed-asserts", 1, _name_bracketed_asserts),
     Step("strip-unused-output", 1, _strip_unused_output),
-    Step("guard-absence-tests", 2, _guard_absence_tests),
+    Step("guard-absence-tests", 3, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
 )
