@@ -242,7 +242,10 @@ def test_a_dated_entry_falls_back_to_the_installed_version(tmp_path: Path, regis
     report = validator.validate(EN16931_CII_DOC, rules_date=date(2026, 11, 24))
     assert report.packs == ("cii-d16b@D16B", "en16931-cii@1.3.15")
     (finding,) = [f for f in report.findings if f.rule_id == NOT_INSTALLED]
-    assert "en16931-cii@1.3.16 is in force" in finding.message.en and "en16931-cii@1.3.15 ran instead" in finding.message.en
+    assert (
+        "en16931-cii@1.3.16 is in force" in finding.message.en
+        and "en16931-cii@1.3.15 ran instead" in finding.message.en
+    )
     (choice,) = report.version_choices
     assert choice.pack == "en16931-cii@1.3.15"
     assert choice.reason.endswith("; en16931-cii@1.3.16 is not installed: en16931-cii@1.3.15 runs instead")
@@ -257,7 +260,9 @@ def test_nothing_suitable_installed_is_ruleset_missing(tmp_path: Path, registry:
     with pytest.raises(RulesetError) as xrechnung:
         validator.validate(BUSINESS / "01.01a-INVOICE_ubl.xml")  # no configuration at all
     assert xrechnung.value.code == "ruleset.missing"
-    assert "kosit-xrechnung-config@2026-08-31" in xrechnung.value.detail and "no earlier edition" in xrechnung.value.detail
+    assert (
+        "kosit-xrechnung-config@2026-08-31" in xrechnung.value.detail and "no earlier edition" in xrechnung.value.detail
+    )
 
 
 def _cli(*args: str, home: Path) -> tuple[int, str, str]:
@@ -403,7 +408,9 @@ def test_a_passing_acceptance_set_is_recorded_and_not_run_again(
 ) -> None:
     reg, corpus = _acceptance_home(tmp_path, registry, "set", None)
     told: list[AcceptanceResult] = []
-    [pack] = install(reg, shared / "rulesets", ["xrechnung-ubl@2.5.0"], accept=AcceptanceRunner(corpus, reg, told.append))
+    [pack] = install(
+        reg, shared / "rulesets", ["xrechnung-ubl@2.5.0"], accept=AcceptanceRunner(corpus, reg, told.append)
+    )
     assert not (pack.directory / "MARK").exists()  # replaced
     assert [(r.pack, r.documents, r.left_out, r.rules_date, r.cached) for r in told] == [
         ("xrechnung-ubl@2.5.0", 1, 1, date(2026, 1, 31), False)  # the CII case does not run the UBL pack

@@ -25,7 +25,9 @@ EN_1316 = "b6c9e06a59812fb1a83585da40923b3678a649ad"
 PHIVE = "ea02b79424f45a57bc3409b879f3204d78085692"
 PHIVE_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE}/phive-rules-cius-ro/src/main/resources/"
 UBL_ZIP = "https://docs.oasis-open.org/ubl/os-UBL-2.1/UBL-2.1.zip"
-XR_RELEASE = "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/v{v}/xrechnung-3.0.2-schematron-{v}.zip"
+XR_RELEASE = (
+    "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/v{v}/xrechnung-3.0.2-schematron-{v}.zip"
+)
 XR_ZIP = XR_RELEASE.format(v="2.5.0")
 XR_260_ZIP = XR_RELEASE.format(v="2.6.0")
 KOSIT_CONFIG_REPO = "https://github.com/itplr-kosit/validator-configuration-xrechnung"
@@ -120,10 +122,10 @@ for version, commit in (
                 },
             }
         )
-# XRechnung Schematron: 2.5.0 (the official archive, unpacked in ../shared/rulesets/xrechnung/2.5.0) and 2.6.0 (issue 30:
-# three members of the official archive, staged from a third-party copy whose build checks that archive's pin; their
-# sha256 are recorded here from that copy, so the manifest is pinned by the archive: a download whose members differ
-# from them is refused, see Manifest.pinned_by).
+# XRechnung Schematron: 2.5.0 (the official archive, unpacked in ../shared/rulesets/xrechnung/2.5.0) and 2.6.0
+# (issue 30: three members of the official archive, staged from a third-party copy whose build checks that archive's
+# pin; their sha256 are recorded here from that copy, so the manifest is pinned by the archive: a download whose
+# members differ from them is refused, see Manifest.pinned_by).
 for version, commit, archive, pinned_by in (
     ("2.5.0", "c4eb3dae54d65d60875a85c392122b5721a1108d", XR_ZIP, "files"),
     ("2.6.0", None, XR_260_ZIP, "archive"),
@@ -171,7 +173,9 @@ def kosit_resources(cen: str, xrechnung: str) -> dict[str, str]:
     }
 
 
-KOSIT_CONFIG_RAW = f"https://raw.githubusercontent.com/itplr-kosit/validator-configuration-xrechnung/{KOSIT_CONFIG_2026_01_31}/"
+KOSIT_CONFIG_RAW = (
+    f"https://raw.githubusercontent.com/itplr-kosit/validator-configuration-xrechnung/{KOSIT_CONFIG_2026_01_31}/"
+)
 PACKS.append(
     {
         "id": "kosit-xrechnung-config",
@@ -438,7 +442,9 @@ def acceptance_lines(key: str, corpus: Path) -> list[str]:
     if acceptance.exclude:
         lines.append("exclude = [" + ", ".join(toml_str(f) for f in acceptance.exclude) + "]")
     if acceptance.profiles:
-        lines.append("profiles = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in acceptance.profiles.items()) + " }")
+        lines.append(
+            "profiles = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in acceptance.profiles.items()) + " }"
+        )
     lines.append(f"sha256 = {toml_str(digest)}")
     return lines
 
@@ -461,8 +467,8 @@ ATTACHMENT_CONTENT_REVIEWED = {
     "en16931-cii@1.3.16",
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
-    # 2.6.0 (issue 30): the rules naming a BinaryObject are 2.5.0's (BR-DE-*, BR-TMP-2/3); the new BR-TMP-4/5 count
-    # ram:Name and ram:AttachmentBinaryObject elements; leaf content is read only by PEPPOL-EN16931-R008.
+    # 2.6.0 (issue 30): the rules naming a BinaryObject are 2.5.0's, plus BR-TMP-5, which counts the
+    # ram:AttachmentBinaryObject elements of a BG-24; leaf content is read only by PEPPOL-EN16931-R008 (emptiness).
     "xrechnung-ubl@2.6.0",
     "xrechnung-cii@2.6.0",
     "cius-ro-ubl@1.0.9",
