@@ -55,10 +55,42 @@ ARCHIVE_SHA256 = {
     KOSIT_CONFIG_2026_08_31_ZIP: "2530cd107c414511c5d0462ec10f886910395abfca820db82e83d70bf01221a8",
 }
 
+
 # id, version, kind, syntax, source_dir, files (relative to source_dir), entries, upstream, licence, title, and
 # sources: where each file comes from for the downloading installer (Manifest.sources): an address, an archive
 # address + "#" + member, or "bundled" (written by this project, kept in rulesets/packs/<id>/<version>/); the key
 # "*" gives a prefix for every file not named (the file's path is appended).
+def schematron_pack(
+    pack_id: str,
+    version: str,
+    syntax: str,
+    title: str,
+    source_dir: str,
+    sources: dict[str, str],
+    licence: str,
+    upstream: dict[str, str],
+    archives: list[str],
+    **more: object,
+) -> dict[str, object]:
+    """A Schematron pack whose files are its stylesheet (the first of ``sources``) and the rest of ``sources``."""
+    sheet = next(iter(sources))
+    return {
+        "id": pack_id,
+        "version": version,
+        "kind": "schematron",
+        "syntax": syntax,
+        "title": title,
+        "source_dir": source_dir,
+        "files": list(sources),
+        "entries": {"stylesheet": sheet},
+        "licence": licence,
+        "upstream": upstream,
+        "archives": archives,
+        "sources": sources,
+        **more,
+    }
+
+
 PACKS: list[dict[str, object]] = [
     {
         "id": "ubl-2.1",
@@ -102,25 +134,22 @@ for version, commit in (
     for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
         release_zip = EN_RELEASE.format(v=version, s=syntax)
         sheet = f"{syntax}/xslt/EN16931-{upper}-validation.xslt"
+        # The release zips hold schematron/, xslt/ and examples/ only; the licence is the repository's.
         PACKS.append(
-            {
-                "id": f"en16931-{syntax}",
-                "version": version,
-                "kind": "schematron",
-                "syntax": syntax,
-                "title": f"CEN/TC 434 EN 16931 validation artefacts ({upper})",
-                "source_dir": f"en16931/{version}",
-                "files": [sheet, "LICENSE.txt"],
-                "entries": {"stylesheet": sheet},
-                "licence": "EUPL-1.2",
-                "upstream": {"repository": EN_REPO, "release": f"validation-{version}", "commit": commit},
-                "archives": [release_zip],
-                # The release zips hold schematron/, xslt/ and examples/ only; the licence is the repository's.
-                "sources": {
+            schematron_pack(
+                f"en16931-{syntax}",
+                version,
+                syntax,
+                f"CEN/TC 434 EN 16931 validation artefacts ({upper})",
+                f"en16931/{version}",
+                {
                     sheet: f"{release_zip}#xslt/EN16931-{upper}-validation.xslt",
                     "LICENSE.txt": EN_RAW.format(commit=commit) + "LICENSE.txt",
                 },
-            }
+                "EUPL-1.2",
+                {"repository": EN_REPO, "release": f"validation-{version}", "commit": commit},
+                [release_zip],
+            )
         )
 # XRechnung Schematron: 2.5.0 (the official archive, unpacked in ../shared/rulesets/xrechnung/2.5.0) and 2.6.0
 # (issue 30: three members of the official archive, staged from a third-party copy whose build checks that archive's
@@ -135,22 +164,21 @@ for version, commit, archive, pinned_by in (
         upstream = {"repository": "https://github.com/itplr-kosit/xrechnung-schematron", "release": f"v{version}"}
         if commit is not None:
             upstream["commit"] = commit
+        sources = {sheet: f"{archive}#schematron/{sheet}", "LICENSE": f"{archive}#LICENSE"}
+        title = f"KoSIT XRechnung 3.0.2 Schematron {version} ({upper})"
         PACKS.append(
-            {
-                "id": f"xrechnung-{syntax}",
-                "version": version,
-                "kind": "schematron",
-                "syntax": syntax,
-                "title": f"KoSIT XRechnung 3.0.2 Schematron {version} ({upper})",
-                "source_dir": f"xrechnung/{version}",
-                "files": [sheet, "LICENSE"],
-                "entries": {"stylesheet": sheet},
-                "licence": "Apache-2.0",
-                "upstream": upstream,
-                "archives": [archive],
-                "pinned_by": pinned_by,
-                "sources": {sheet: f"{archive}#schematron/{sheet}", "LICENSE": f"{archive}#LICENSE"},
-            }
+            schematron_pack(
+                f"xrechnung-{syntax}",
+                version,
+                syntax,
+                title,
+                f"xrechnung/{version}",
+                sources,
+                "Apache-2.0",
+                upstream,
+                [archive],
+                pinned_by=pinned_by,
+            )
         )
 
 # KoSIT validator configurations for XRechnung (issue 30): the dated editions of the XRechnung profiles. Each pins the

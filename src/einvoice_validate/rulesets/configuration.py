@@ -129,7 +129,7 @@ def prepare_configuration(pack_dir: Path, manifest: Manifest) -> PreparedIndex:
     """Read the configuration's scenarios (see the module docstring) into ``prepared/scenarios.json`` and
     ``prepared.json``. A configuration that cannot be read, or whose scenarios run a Schematron resource the
     manifest pins to no pack, is ``ruleset.install-failed``."""
-    from .prepare import PREPARATION_VERSION, PREPARED_DIR, PREPARED_INDEX, PreparedEntry, PreparedIndex, write_atomic
+    from .prepare import PREPARED_DIR, write_prepared
 
     rel = manifest.entries[SCENARIOS]
     data = (pack_dir / rel).read_bytes()
@@ -142,11 +142,7 @@ def prepare_configuration(pack_dir: Path, manifest: Manifest) -> PreparedIndex:
         raise RulesetError(
             "ruleset.install-failed", f"pack {manifest.key}: cannot read the scenarios of {rel}: {exc}"
         ) from exc
-    source_sha = hashlib.sha256(data).hexdigest()
-    out = _to_json(scenarios, source_sha)
-    target = f"{PREPARED_DIR}/{SCENARIOS}.json"
-    write_atomic(pack_dir / target, out)
-    entry = PreparedEntry(target, hashlib.sha256(out).hexdigest(), rel, source_sha)
-    index = PreparedIndex(PREPARATION_VERSION, {SCENARIOS: entry}, dict(READER_STEPS))
-    write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
-    return index
+    out = _to_json(scenarios, hashlib.sha256(data).hexdigest())
+    return write_prepared(
+        pack_dir, f"{PREPARED_DIR}/{SCENARIOS}.json", {SCENARIOS: (rel, data, out)}, dict(READER_STEPS)
+    )

@@ -132,6 +132,7 @@ __all__ = [
     "step_versions",
     "stylesheet_resources",
     "write_atomic",
+    "write_prepared",
 ]
 
 # The format of prepared.json (2: with the list of steps and their versions).
@@ -972,7 +973,7 @@ def prepare_pack_dir(
     ``files``: the pack's files (manifest, already verified) that ``inline-code-db`` may inline.
     Raises ``ruleset.install-failed`` when a stylesheet cannot be prepared or its prepared copy would still
     read a resource at run time (:func:`resource_reads`)."""
-    prepared: dict[str, PreparedEntry] = {}
+    prepared: dict[str, tuple[str, bytes, bytes]] = {}
     for name, rel in sorted(entries.items()):
         source = pack_dir / rel
         data = source.read_bytes()
@@ -985,12 +986,23 @@ def prepare_pack_dir(
             raise RulesetError(
                 "ruleset.install-failed", f"pack {pack_key}: cannot prepare the stylesheet {rel}: {exc}"
             ) from exc
-        target_rel = f"{PREPARED_DIR}/{rel}"
+        prepared[name] = (rel, data, out)
+    return write_prepared(pack_dir, f"{PREPARED_DIR}/{{rel}}", prepared, step_versions(DEFAULT_STEPS))
+
+
+def write_prepared(
+    pack_dir: Path, target: str, outputs: Mapping[str, tuple[str, bytes, bytes]], steps: dict[str, int]
+) -> PreparedIndex:
+    """Write each prepared output (entry name → its source path, the source's bytes, the output) to ``target``
+    (a path in the pack folder, ``{rel}`` standing for the source path) and ``prepared.json`` recording them."""
+    entries = {}
+    for name, (rel, data, out) in outputs.items():
+        target_rel = target.format(rel=rel)
         write_atomic(pack_dir / target_rel, out)
-        prepared[name] = PreparedEntry(
+        entries[name] = PreparedEntry(
             target_rel, hashlib.sha256(out).hexdigest(), rel, hashlib.sha256(data).hexdigest()
         )
-    index = PreparedIndex(PREPARATION_VERSION, prepared, step_versions(DEFAULT_STEPS))
+    index = PreparedIndex(PREPARATION_VERSION, entries, steps)
     write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
     return index
 
