@@ -691,10 +691,9 @@ def _profiles(args: argparse.Namespace, out: TextIO) -> int:
         notes = []
         try:
             plan = p.plan_on(day, manifests, registry)
-            entries = dict(zip(plan.packs[len(plan.packs) - len(p.schematron) :], p.schematron, strict=True))
-            runs = [k if entries.get(k, k) == k else f"{k} (of {entries[k]})" for k in plan.packs]
-            if plan.configuration is not None:
-                runs.append(f"scenario of {plan.configuration}")
+            entries = dict(zip(plan.packs[plan.edition_packs :], p.schematron, strict=True))
+            runs = [f"{k} (of {plan.edition})" for k in plan.packs[: plan.edition_packs]]
+            runs += [k if entries[k] == k else f"{k} (of {entries[k]})" for k in plan.packs[plan.edition_packs :]]
             for stand_in in plan.stand_ins:
                 notes.append(
                     f"  rules.version-not-installed: {stand_in.in_force} is in force but not installed: "

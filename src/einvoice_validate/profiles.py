@@ -87,6 +87,8 @@ def parse_rules_date(text: str) -> date:
 class Installed(Protocol):
     """What a plan needs to know of the rules home (:class:`~einvoice_validate.rulesets.Registry` is one)."""
 
+    home: Path
+
     def is_installed(self, key: str) -> bool: ...
 
     def scenarios(self, key: str) -> Mapping[str, Scenario]: ...
@@ -105,7 +107,8 @@ class StandIn:
 @dataclass(frozen=True, slots=True)
 class Plan:
     """What a profile runs on a rules date: the Schematron packs in order, why (``choices``), the severity
-    overrides, the configuration whose scenario applies (``None``: no configuration), and the stand-ins."""
+    overrides, the configuration whose scenario applies (``None``: no configuration), the stand-ins, and the edition
+    whose packs run (the configuration version: the one in force, or the earlier one standing in for it)."""
 
     packs: tuple[str, ...]
     choices: tuple[VersionChoice, ...] = ()
@@ -113,6 +116,9 @@ class Plan:
     configuration: str | None = None
     stand_ins: tuple[StandIn, ...] = ()
     rules_date: date | None = None
+    edition: str | None = None
+    edition_packs: int = 0
+    """How many of ``packs`` (the first ones) the edition runs."""
 
 
 class Profile(BaseModel):
@@ -219,14 +225,13 @@ class Profile(BaseModel):
         choices: list[VersionChoice] = []
         stand_ins: list[StandIn] = []
         levels: dict[str, Flag] = {}
-        configuration = None
+        edition = Plan(())
         if self.configuration is not None:
             edition = self._edition_on(on, manifests, installed)
             keys += edition.packs
             choices += edition.choices
             stand_ins += edition.stand_ins
             levels.update(edition.custom_levels)
-            configuration = edition.configuration
         for entry in self.schematron:
             pack_id, versions = split_entry(entry)
             if versions != (ANY_VERSION,) and len(versions) == 1:
@@ -243,7 +248,8 @@ class Profile(BaseModel):
             best = self._in_force(pack_id, on, candidates)
             chosen = best
             if installed is not None and not installed.is_installed(best.key):
-                chosen = self._stand_in(best, on, [m for m in candidates if installed.is_installed(m.key)])
+                usable = [m for m in candidates if installed.is_installed(m.key)]
+                chosen = self._stand_in(best, on, usable, installed.home)
                 stand_ins.append(StandIn(best.key, chosen.key, "pack"))
             reason = _reason(best, on, candidates)
             if chosen is not best:
@@ -255,7 +261,16 @@ class Profile(BaseModel):
                 )
             )
         levels.update(self.custom_levels)
-        return Plan(tuple(keys), tuple(choices), levels, configuration, tuple(stand_ins), on)
+        return Plan(
+            tuple(keys),
+            tuple(choices),
+            levels,
+            edition.configuration,
+            tuple(stand_ins),
+            on,
+            edition.edition,
+            len(edition.packs),
+        )
 
     def _in_force(self, what: str, on: date, candidates: list[Manifest]) -> Manifest:
         """The candidate in force on ``on`` with the latest start; none is ``request.invalid-parameter``."""
@@ -269,15 +284,11 @@ class Profile(BaseModel):
             )
         return in_force[-1]
 
-    def _stand_in(self, best: Manifest, on: date, installed: list[Manifest]) -> Manifest:
+    def _stand_in(self, best: Manifest, on: date, installed: list[Manifest], home: Path) -> Manifest:
         """The installed version that runs in place of ``best``: the latest one started by ``on``."""
         usable = [m for m in installed if _start(m) <= on]
         if not usable:
-            raise RulesetError(
-                "ruleset.missing",
-                f"profile {self.name}: {best.key}, in force on {on.isoformat()}, is not installed, nor any earlier "
-                f"version of {best.id}; run `einvoice-validate rulesets install {best.key}` (download; or --from DIR)",
-            )
+            raise _not_installed([best.key], home, f"{self.name} on {on.isoformat()}, nor any earlier version")
         return usable[-1]
 
     def _edition_on(self, on: date, manifests: Mapping[str, Manifest], installed: Installed | None) -> Plan:
@@ -315,13 +326,10 @@ class Profile(BaseModel):
         started = [e for e in editions if _start(e) <= _start(best)]
         chosen = next((e for e in reversed(started) if runnable(e)), None)
         if chosen is None:
+            assert installed is not None  # without a view of the rules home every edition is runnable
             missing = [k for k in (best.key, *self._pinned(best, manifests)) if not has(k)]
-            raise RulesetError(
-                "ruleset.missing",
-                f"profile {self.name}: the edition {best.key}, in force on {on.isoformat()}, needs "
-                f"{', '.join(missing)}, not installed, and no earlier edition is installed complete; run "
-                f"`einvoice-validate rulesets install {' '.join(missing)}` (download; or --from DIR)",
-            )
+            why = f"{self.name} on {on.isoformat()} (edition {best.key}), nor any earlier edition complete"
+            raise _not_installed(missing, installed.home, why)
         source = scenario_source(chosen)
         assert source is not None  # runnable
         keys, levels = packs(chosen, source)
@@ -355,7 +363,7 @@ class Profile(BaseModel):
                     reason=f"coupled by the edition {chosen.key} ({chosen.in_force_text()}) on {on.isoformat()}",
                 )
             )
-        return Plan(keys, tuple(choices), levels, source.key, tuple(stand_ins))
+        return Plan(keys, tuple(choices), levels, source.key, tuple(stand_ins), on, chosen.key, len(keys))
 
     def matches(self, document: Document) -> bool:
         if document.document_type != self.root:
@@ -377,6 +385,15 @@ class Profile(BaseModel):
 
 def _start(manifest: Manifest) -> date:
     return manifest.valid_from or date.min
+
+
+def _not_installed(keys: list[str], home: Path, needed_by: str) -> RulesetError:
+    """``ruleset.missing`` for versions in force that nothing installed stands in for (the registry's wording)."""
+    return RulesetError(
+        "ruleset.missing",
+        f"pack {keys[0]} is not installed in {home}; run `einvoice-validate rulesets install {' '.join(keys)}` "
+        f"(download; or --from DIR): the profile {needed_by} is installed",
+    )
 
 
 def _reason(best: Manifest, on: date, candidates: list[Manifest]) -> str:
