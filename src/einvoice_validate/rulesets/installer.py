@@ -30,7 +30,7 @@ import zipfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..errors import RulesetError
+from ..errors import EInvoiceValidateError, RulesetError
 from .configuration import prepare_configuration
 from .download import Downloader, Fetcher, LocalFiles, ProgressCallback, local_candidates
 from .manifest import UNKNOWN_SHA256, Manifest
@@ -118,7 +118,7 @@ def _run_acceptance(done: list[InstalledPack], replaced: dict[str, Path | None],
             continue
         try:
             accept(pack)
-        except RulesetError as exc:
+        except EInvoiceValidateError as exc:  # a RulesetError, or a document of the set that cannot be read
             refused.append(exc.detail)
             shutil.rmtree(pack.directory)
             previous = replaced.get(pack.key)
