@@ -288,7 +288,7 @@ class Profile(BaseModel):
         """The installed version that runs in place of ``best``: the latest one started by ``on``."""
         usable = [m for m in installed if _start(m) <= on]
         if not usable:
-            raise _not_installed([best.key], home, f"{self.name} on {on.isoformat()}, nor any earlier version")
+            raise _not_installed([best.key], home, f"the profile {self.name} needs it on {on}, and no earlier version")
         return usable[-1]
 
     def _edition_on(self, on: date, manifests: Mapping[str, Manifest], installed: Installed | None) -> Plan:
@@ -328,7 +328,7 @@ class Profile(BaseModel):
         if chosen is None:
             assert installed is not None  # without a view of the rules home every edition is runnable
             missing = [k for k in (best.key, *self._pinned(best, manifests)) if not has(k)]
-            why = f"{self.name} on {on.isoformat()} (edition {best.key}), nor any earlier edition complete"
+            why = f"the profile {self.name} needs it on {on} (edition {best.key}), and no earlier edition complete"
             raise _not_installed(missing, installed.home, why)
         source = scenario_source(chosen)
         assert source is not None  # runnable
@@ -387,12 +387,12 @@ def _start(manifest: Manifest) -> date:
     return manifest.valid_from or date.min
 
 
-def _not_installed(keys: list[str], home: Path, needed_by: str) -> RulesetError:
+def _not_installed(keys: list[str], home: Path, why: str) -> RulesetError:
     """``ruleset.missing`` for versions in force that nothing installed stands in for (the registry's wording)."""
     return RulesetError(
         "ruleset.missing",
         f"pack {keys[0]} is not installed in {home}; run `einvoice-validate rulesets install {' '.join(keys)}` "
-        f"(download; or --from DIR): the profile {needed_by} is installed",
+        f"(download; or --from DIR): {why} is installed",
     )
 
 
