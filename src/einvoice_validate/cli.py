@@ -439,7 +439,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for key, pack in sorted(installed.items()):
         problems = pack.problems()
         record = acceptance_record(registry.home, key) if pack.manifest.acceptance is not None else None
-        accepted = f", acceptance set passed on {record.get('documents')} documents" if record else ""
+        accepted = f", acceptance set passed on {record.get('documents')} document(s)" if record else ""
         print(f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted})", file=out)
         for code, rel, detail in problems:
             print(f"  {code}: {rel}: {detail}", file=out)
@@ -549,7 +549,7 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
 
         def told(result: AcceptanceResult) -> None:
             how = "(unchanged since its last run)" if result.cached else f"on {result.rules_date}"
-            print(f"accepted {result.pack}: {result.documents} documents of its acceptance set {how}", file=err)
+            print(f"accepted {result.pack}: {result.documents} document(s) of its acceptance set {how}", file=err)
 
         accept = AcceptanceRunner(corpus, registry, told)
     elif not user_only:
