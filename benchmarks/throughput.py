@@ -29,7 +29,8 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
 CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
 CLI = [sys.executable, "-m", "einvoice_validate", "validate", "--format", "jsonl"]
-REFERENCE = ["bash", str(REPO / "tools/run-reference.sh")]
+# The reference runs the plan of the rules we run by default (XRechnung 2.6.0 over CEN 1.3.16 since 2026-08-31).
+REFERENCE = ["env", "REFERENCE_PLAN=plan-kosit-2026-08-31.tsv", "bash", str(REPO / "tools/run-reference.sh")]
 
 
 _WRAPPER = """

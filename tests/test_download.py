@@ -18,6 +18,7 @@ import functools
 import hashlib
 import http.server
 import io
+import json
 import shutil
 import threading
 import urllib.parse
@@ -25,13 +26,15 @@ import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from einvoice_validate import RulesetError
+from einvoice_validate import RulesetError, Validator
 from einvoice_validate.cli import main
+from einvoice_validate.findings import Severity
 from einvoice_validate.rulesets import Manifest, Registry, download, install, load_manifests
 from einvoice_validate.rulesets.download import addresses, mirrored
 
@@ -47,6 +50,25 @@ PHIVE_432 = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625ab
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
+XRECHNUNG_260_ZIP = (
+    "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.6.0/xrechnung-3.0.2-schematron-2.6.0.zip"
+)
+KOSIT_CONFIG = "itplr-kosit/validator-configuration-xrechnung"
+CONFIG_NEW = "kosit-xrechnung-config@2026-08-31"
+KOSIT_CONFIG_RAW = f"raw.githubusercontent.com/{KOSIT_CONFIG}/4b8cd64524d9af0b8b5db7d541ff7a2bf9827617"
+KOSIT_CONFIG_ZIP = (
+    f"github.com/{KOSIT_CONFIG}/releases/download/v2026-08-31/xrechnung-3.0.2-validator-configuration-2026-08-31.zip"
+)
+# The 2026-08-31 configuration is not available here: the archive built here stands in for it with the scenarios of
+# 2026-01-31 and one customLevel more, to tell them apart (BR-TMP-5, a 2.6.0 warning, raised to an error).
+NEW_LEVEL = '<customLevel level="error">BR-TMP-5</customLevel>'
+
+
+def scenarios_2026_08_31(rulesets: Path) -> bytes:
+    xml = (rulesets / "kosit-xrechnung-config/2026-01-31/scenarios.xml").read_text(encoding="utf-8")
+    last = '<customLevel level="error">CII-SR-454</customLevel>'  # first in the scenario "EN16931 XRechnung (CII)"
+    assert xml.index(last) > xml.index("<name>EN16931 XRechnung (CII)</name>")
+    return xml.replace(last, last + NEW_LEVEL, 1).encode("utf-8")
 
 
 def _zip(target: Path, members: dict[str, bytes]) -> None:
@@ -100,6 +122,28 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             "LICENSE": (xr / "LICENSE").read_bytes(),
             "README.md": b"# stand-in",
             **_tree(xr, "schematron/", skip=("LICENSE",)),
+        },
+    )
+    # XRechnung 2.6.0 (issue 30): the three members staged in ../shared, laid out as in the 2.5.0 archive.
+    xr = rulesets / "xrechnung/2.6.0"
+    _zip(
+        root / XRECHNUNG_260_ZIP,
+        {
+            "CHANGELOG.md": b"# stand-in",
+            "LICENSE": (xr / "LICENSE").read_bytes(),
+            **_tree(xr, "schematron/", skip=("LICENSE",)),
+        },
+    )
+    # KoSIT configurations: 2026-01-31 as single files of the tag, 2026-08-31 as its release archive (see above).
+    config = rulesets / "kosit-xrechnung-config/2026-01-31"
+    for name in ("scenarios.xml", "LICENSE", "NOTICE"):
+        _put(root, f"{KOSIT_CONFIG_RAW}/{name}", (config / name).read_bytes())
+    _zip(
+        root / KOSIT_CONFIG_ZIP,
+        {
+            "scenarios.xml": scenarios_2026_08_31(rulesets),
+            "LICENSE": (config / "LICENSE").read_bytes(),
+            "resources/ubl/2.1/xsd/maindoc/UBL-Invoice-2.1.xsd": b"<stand-in/>",
         },
     )
     # phive-rules: single files of the repository at the pinned commits (CIUS-RO; Peppol 2026.5, issue 15).
@@ -228,12 +272,46 @@ def test_every_pack_installs_from_upstream_shaped_archives(
     downloaded: Registry, server: Server, shared: Path, tmp_path: Path
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
-    install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 27  # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer
-    for pack in downloaded.installed():
+    notes: list[str] = []
+    install(copied, shared / "rulesets", on_note=notes.append)
+    # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2
+    assert len(downloaded.installed()) == len(load_manifests()) == 31
+    # the 2026-08-31 configuration comes only from its archive, which ../shared/rulesets does not hold
+    assert {p.key for p in downloaded.installed()} - {p.key for p in copied.installed()} == {CONFIG_NEW}
+    assert len(notes) == 1 and notes[0].startswith(f"{CONFIG_NEW} (in force from 2026-08-31) not installed")
+    for pack in copied.installed():
         assert pack.problems() == [], pack.key
-        other = copied.get(pack.key)
+        other = downloaded.get(pack.key)
         assert _files(pack.directory) == _files(other.directory), f"{pack.key}: download and --from differ"
+
+
+def test_a_pack_pinned_by_its_archive_records_its_members(downloaded: Registry, shared: Path, tmp_path: Path) -> None:
+    """The 2026-08-31 configuration: its members' bytes are not known in advance; the archive's pin vouches for
+    them on the download path, their sha256 are recorded at install and verified ever after."""
+    pack = downloaded.get(CONFIG_NEW)
+    assert load_manifests()[CONFIG_NEW].files == {"scenarios.xml": "", "LICENSE": ""}
+    recorded = json.loads((pack.directory / "manifest.json").read_text(encoding="utf-8"))["files"]
+    assert recorded["scenarios.xml"] == hashlib.sha256(scenarios_2026_08_31(shared / "rulesets")).hexdigest()
+    assert recorded == {rel: hashlib.sha256((pack.directory / rel).read_bytes()).hexdigest() for rel in recorded}
+    assert pack.problems() == []
+    assert pack.scenarios()["EN16931 XRechnung (CII)"].custom_levels["BR-TMP-5"] == "error"
+    # ever after: a changed member, or a changed record, is refused
+    copy = tmp_path / "home"
+    shutil.copytree(downloaded.home, copy, ignore=shutil.ignore_patterns("acceptance"))
+    changed = Registry(copy, downloaded.manifests).get(CONFIG_NEW)
+    (changed.directory / "LICENSE").write_text("changed", encoding="utf-8")
+    assert [(code, rel) for code, rel, _ in changed.problems()] == [("ruleset.corrupt", "LICENSE")]
+    record = json.loads((changed.directory / "manifest.json").read_text(encoding="utf-8"))
+    record["files"]["LICENSE"] = hashlib.sha256(b"changed").hexdigest()
+    record["upstream"]["archives"][0]["sha256"] = "0" * 64
+    (changed.directory / "manifest.json").write_text(json.dumps(record), encoding="utf-8")
+    [(code, rel, detail)] = changed.problems()
+    assert (code, rel) == (
+        "ruleset.corrupt",
+        "manifest.json",
+    ) and "not a record of this pack's pinned archive" in detail
+    (changed.directory / "manifest.json").unlink()
+    assert changed.problems()[0][0] == "ruleset.missing"
 
 
 def test_each_address_is_fetched_once(downloaded: Registry, server: Server) -> None:
@@ -251,6 +329,94 @@ def test_the_real_archive_pin_is_enforced(server: Server, tmp_path: Path) -> Non
     assert info.value.code == "ruleset.corrupt"
     assert "xrechnung-3.0.2-schematron-2.5.0.zip" in info.value.detail and "pins" in info.value.detail
     assert Registry(tmp_path / "home").installed() == []
+    # issue 30: the archives of 2.6.0 and of the 2026-08-31 configuration, pinned to the official sha256
+    for key, name in (
+        ("xrechnung-cii@2.6.0", "xrechnung-3.0.2-schematron-2.6.0.zip"),
+        (CONFIG_NEW, "xrechnung-3.0.2-validator-configuration-2026-08-31.zip"),
+    ):
+        with pytest.raises(RulesetError) as info:
+            install(Registry(tmp_path / "home"), None, [key], mirror=server.url)
+        assert info.value.code == "ruleset.corrupt" and name in info.value.detail and "pins" in info.value.detail
+    assert Registry(tmp_path / "home").installed() == []
+
+
+def test_an_archive_whose_members_differ_from_the_recorded_ones_is_refused(server: Server, tmp_path: Path) -> None:
+    """XRechnung 2.6.0's members have sha256 recorded from another copy: an archive that matches its pin but whose
+    member differs is reported, not preferred silently."""
+    flat = tmp_path / "downloads"
+    other = flat / Path(XRECHNUNG_260_ZIP).name
+    with zipfile.ZipFile(server.root / XRECHNUNG_260_ZIP) as zf:
+        members = {name: zf.read(name) for name in zf.namelist()}
+    members["LICENSE"] += b"\n"
+    _zip(other, members)
+    manifests = repinned(server.root)
+    key = "xrechnung-ubl@2.6.0"
+    archive = (
+        manifests[key]
+        .upstream.archives[0]
+        .model_copy(update={"sha256": hashlib.sha256(other.read_bytes()).hexdigest()})
+    )
+    manifests[key] = manifests[key].model_copy(
+        update={"upstream": manifests[key].upstream.model_copy(update={"archives": (archive,)})}
+    )
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "home", manifests), flat, [key])
+    assert info.value.code == "ruleset.corrupt"
+    assert "file LICENSE" in info.value.detail and "The archive matches its pinned sha256" in info.value.detail
+    assert "refused, not preferred silently" in info.value.detail
+    assert Registry(tmp_path / "home", manifests).installed() == []
+
+
+def test_the_staged_copy_of_2_6_0_is_checked_against_the_recorded_members(shared: Path, tmp_path: Path) -> None:
+    source = tmp_path / "rulesets"
+    shutil.copytree(shared / "rulesets/xrechnung/2.6.0", source / "xrechnung/2.6.0")
+    [pack] = install(Registry(tmp_path / "a"), source, ["xrechnung-cii@2.6.0"])
+    assert pack.problems() == []
+    sheet = source / "xrechnung/2.6.0/cii/XRechnung-CII-validation.xsl"
+    sheet.write_bytes(sheet.read_bytes().replace(b"BR-TMP-5", b"BR-TMP-9", 1))
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "b"), source, ["xrechnung-cii@2.6.0"])
+    assert info.value.code == "ruleset.corrupt" and "XRechnung-CII-validation.xsl" in info.value.detail
+
+
+def test_a_pack_known_only_by_its_archive_needs_that_archive(server: Server, tmp_path: Path) -> None:
+    manifests = repinned(server.root)
+    # an unpacked copy cannot be checked (no sha256 for its members)
+    unpacked = tmp_path / "unpacked"
+    _put(unpacked, "kosit-xrechnung-config/2026-08-31/scenarios.xml", b"<x/>")
+    with pytest.raises(RulesetError) as info:
+        install(Registry(tmp_path / "a", manifests), unpacked, [CONFIG_NEW])
+    assert info.value.code == "ruleset.install-failed" and "can only come from the archive" in info.value.detail
+    # asked for by name from a folder without its archive: missing; in the default set: skipped, with a note
+    with pytest.raises(RulesetError) as missing:
+        install(Registry(tmp_path / "b", manifests), tmp_path / "empty", [CONFIG_NEW])
+    assert missing.value.code == "ruleset.missing"
+    notes: list[str] = []
+    only = {CONFIG_NEW: manifests[CONFIG_NEW]}
+    assert install(Registry(tmp_path / "c", only), tmp_path / "empty", on_note=notes.append) == []
+    assert "xrechnung-3.0.2-validator-configuration-2026-08-31.zip" in notes[0] and "sha256" in notes[0]
+    # the archive in a folder of downloads (by name) is enough
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    shutil.copyfile(server.root / KOSIT_CONFIG_ZIP, flat / Path(KOSIT_CONFIG_ZIP).name)
+    [pack] = install(Registry(tmp_path / "d", only), flat, on_note=notes.append)
+    assert pack.key == CONFIG_NEW and pack.problems() == [] and len(notes) == 1
+
+
+def test_with_the_2026_08_31_configuration_installed_its_scenarios_apply(downloaded: Registry) -> None:
+    from tests.test_versions import two_attachments
+
+    validator = Validator(rules_home=downloaded.home)
+    validator.registry = Registry(downloaded.home, downloaded.manifests)
+    report = validator.validate(two_attachments(), rules_date=date(2026, 9, 1))
+    assert report.packs == ("cii-d16b@D16B", "en16931-cii@1.3.16", "xrechnung-cii@2.6.0")
+    assert not [f for f in report.findings if f.rule_id == "rules.version-not-installed"]
+    assert report.version_choices[0].pack == CONFIG_NEW
+    (tmp5,) = [f for f in report.findings if f.rule_id == "BR-TMP-5"]
+    assert tmp5.flag == "warning" and tmp5.severity is Severity.ERROR  # the customLevel of the archive built here
+    assert report.accepted is False
+    before = validator.validate(two_attachments(), rules_date=date(2026, 8, 30))
+    assert before.version_choices[0].pack == "kosit-xrechnung-config@2026-01-31" and before.accepted is True
 
 
 def test_mirror_maps_host_and_path() -> None:
@@ -333,10 +499,16 @@ def test_cli_sources_lists_every_address() -> None:
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
-    # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs)
-    assert len(rows) == len(addresses(load_manifests().values())) == 73  # 62 + the viewer's 11 files
+    # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs); + the viewer's 11 files; + issue 30:
+    # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of configuration 2026-08-31
+    assert len(rows) == len(addresses(load_manifests().values())) == 78
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
+    by_url = {url: (sha, packs) for url, sha, packs in rows}
+    assert by_url["https://" + KOSIT_CONFIG_ZIP] == (
+        "2530cd107c414511c5d0462ec10f886910395abfca820db82e83d70bf01221a8",
+        CONFIG_NEW,
+    )
 
 
 def test_cli_install_through_a_mirror(server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

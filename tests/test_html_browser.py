@@ -15,6 +15,10 @@ import pytest
 
 from einvoice_validate.cli import main
 from einvoice_validate.rulesets import Registry
+from tests.conftest import KOSIT_PLAN_DAY
+
+# the examples' findings as the reference's plan-kosit.tsv gives them (examples/README.md): XRechnung 2.5.0
+DAY = ["--rules-date", KOSIT_PLAN_DAY.isoformat()]
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = REPO / "examples" / "xrechnung-ubl-broken.xml"
@@ -54,7 +58,7 @@ def _printed(page: str, tmp_path: Path) -> str:
 
 def test_the_report_renders_and_shows_what_a_person_needs(registry: Registry, tmp_path: Path) -> None:
     out = io.StringIO()
-    main(["--home", str(registry.home), "validate", "--format", "html", str(VALID), str(BROKEN)], stdout=out)
+    main(["--home", str(registry.home), "validate", *DAY, "--format", "html", str(VALID), str(BROKEN)], stdout=out)
     text = _printed(out.getvalue(), tmp_path)
     assert "E-invoice validation report" in text
     assert "2 file(s): 1 valid, 1 invalid, 0 not validated; findings: 4 error(s)" in text
@@ -71,7 +75,7 @@ def test_the_report_renders_and_shows_what_a_person_needs(registry: Registry, tm
 
 def test_the_german_page(registry: Registry, tmp_path: Path) -> None:
     out = io.StringIO()
-    main(["--home", str(registry.home), "validate", "--format", "html", "--lang", "de", str(BROKEN)], stdout=out)
+    main(["--home", str(registry.home), "validate", *DAY, "--format", "html", "--lang", "de", str(BROKEN)], stdout=out)
     text = _printed(out.getvalue(), tmp_path)
     assert "Prüfbericht E-Rechnung" in text and "UNGÜLTIG, abgelehnt" in text and "Fehler (4)" in text
     assert re.search(r"FEHLER BR-DE-15 · Zeile 12 · /Invoice", text)

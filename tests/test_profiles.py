@@ -90,6 +90,9 @@ def test_profiles_reference_known_packs() -> None:
         assert manifests[profile.xsd].kind == "xsd"
         assert profile.root in manifests[profile.xsd].entries
         for key in profile.candidate_keys(manifests):
+            if manifests[key].kind == "configuration":  # an edition (issue 30): its pins follow
+                assert profile.configuration is not None and key.startswith(profile.configuration.split("@")[0])
+                continue
             assert manifests[key].kind == "schematron"
             assert manifests[key].syntax == ("cii" if profile.root == "cii" else "ubl")
 
@@ -97,7 +100,7 @@ def test_profiles_reference_known_packs() -> None:
 # --- the profile data against the KoSIT configuration it mirrors ----------------------------------------------
 
 S = {"s": "http://www.xoev.de/de/validator/framework/1/scenarios"}
-# KoSIT build layout → our packs (see shared/rulesets/SOURCES.md)
+# KoSIT build layout of configuration 2026-01-31 → our packs (see shared/rulesets/SOURCES.md)
 KOSIT_RESOURCES = {
     "resources/ubl/2.1/xsd/maindoc/UBL-Invoice-2.1.xsd": "ubl-2.1@2.1",
     "resources/ubl/2.1/xsd/maindoc/UBL-CreditNote-2.1.xsd": "ubl-2.1@2.1",
@@ -109,7 +112,11 @@ KOSIT_RESOURCES = {
 }
 
 
-def test_xrechnung_profiles_mirror_the_kosit_scenarios(shared: Path) -> None:
+def test_xrechnung_profiles_mirror_the_kosit_scenarios(shared: Path, validator: Validator) -> None:
+    """The edition of configuration 2026-01-31, as planned from the installed configuration (read at install from
+    its upstream template), against the resolved scenarios file (derived in ../shared independently)."""
+    from datetime import date
+
     config = etree.parse(str(shared / "rulesets/kosit-xrechnung-config/2026-01-31/scenarios.resolved.xml"))
     by_scenario = {p.kosit_scenario: p for p in load_profiles() if p.kosit_scenario}
     xrechnung = [
@@ -119,6 +126,7 @@ def test_xrechnung_profiles_mirror_the_kosit_scenarios(shared: Path) -> None:
     assert set(by_scenario) == {sc.findtext("s:name", namespaces=S) for sc in xrechnung}
     for sc in xrechnung:
         profile = by_scenario[sc.findtext("s:name", namespaces=S)]
+        assert profile.configuration == "kosit-xrechnung-config@*"
         match = sc.findtext("s:match", namespaces=S) or ""
         assert re.findall(r"'([^']+)'", match) == list(profile.spec_ids), profile.name
         root = {"invoice:Invoice": "ubl-invoice", "creditnote:CreditNote": "ubl-creditnote"}.get(
@@ -127,8 +135,10 @@ def test_xrechnung_profiles_mirror_the_kosit_scenarios(shared: Path) -> None:
         assert profile.root == root
         xsd = sc.findtext("s:validateWithXmlSchema/s:resource/s:location", namespaces=S)
         assert KOSIT_RESOURCES[xsd or ""] == profile.xsd
+        plan = validator.plan_for(profile, date(2026, 8, 30))
         sch = [r.text for r in sc.iterfind("s:validateWithSchematron/s:resource/s:location", S)]
-        assert [KOSIT_RESOURCES[r or ""] for r in sch] == list(profile.schematron)
+        assert [KOSIT_RESOURCES[r or ""] for r in sch] == list(plan.packs)
         levels = {c.text: c.get("level") for c in sc.iterfind(".//s:customLevel", S)}
-        assert levels == profile.custom_levels, profile.name
+        assert levels == plan.custom_levels, profile.name
+        assert plan.configuration == "kosit-xrechnung-config@2026-01-31"
         assert profile.verdict == "kosit"

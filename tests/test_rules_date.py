@@ -1,6 +1,7 @@
 """Pack versions chosen by date (issue 15): EN 16931 1.3.15 and 1.3.16 are both installed, and the EN 16931
 profiles list both (``en16931-cii@1.3.15|1.3.16``); 1.3.16 replaces 1.3.15 on 2026-04-14 (its manifest's
-``valid_from``). XRechnung pins CEN 1.3.15 whatever the date, as KoSIT does.
+``valid_from``). XRechnung runs the CEN version its edition couples (issue 30, tests/test_versions.py): 1.3.15 until
+2026-08-30, 1.3.16 from 2026-08-31.
 
 The document: ``mutations-dev/CII_business_example_02.m1-3.xml``, where CEN 1.3.15 fires BR-CO-25 (a rule 1.3.16
 no longer has in this form) and 1.3.16 does not.
@@ -75,12 +76,14 @@ def test_default_is_today(validator: Validator) -> None:
 
 
 @pytest.mark.corpus
-def test_xrechnung_stays_pinned_to_1_3_15(validator: Validator) -> None:
-    for day in (date(2026, 4, 13), date(2026, 4, 15), None):
+def test_xrechnung_keeps_cen_1_3_15_until_its_summer_edition(validator: Validator) -> None:
+    for day in (date(2026, 4, 13), date(2026, 4, 15), date(2026, 8, 30)):
         report = validator.validate(XRECHNUNG_DOC, rules_date=day)
         assert report.profile == "xrechnung-3.0-cii"
         assert report.packs == ("cii-d16b@D16B", "en16931-cii@1.3.15", "xrechnung-cii@2.5.0")
-        assert report.version_choices == ()
+        assert report.version_choices[0].pack == "kosit-xrechnung-config@2026-01-31"
+    report = validator.validate(XRECHNUNG_DOC, rules_date=date(2026, 8, 31))
+    assert report.packs == ("cii-d16b@D16B", "en16931-cii@1.3.16", "xrechnung-cii@2.6.0")
 
 
 @pytest.mark.corpus
@@ -146,7 +149,7 @@ def test_valid_until_is_inclusive_and_the_latest_start_wins() -> None:
     only_old = _profile("en16931-cii@1.3.15|1.3.15x")
     with pytest.raises(ProfileError, match="no version of en16931-cii is in force on 2026-07-01"):
         only_old.packs_on(date(2026, 7, 1), manifests)
-    # A pinned version runs whatever its dates say (XRechnung pins CEN 1.3.15).
+    # A pinned version runs whatever its dates say.
     assert _profile("en16931-cii@1.3.15").packs_on(date(2020, 1, 1), manifests)[0] == ("en16931-cii@1.3.15",)
 
 
@@ -206,6 +209,6 @@ def test_cli_profiles_on_a_date(registry: Registry) -> None:
 def test_prepare_skips_profiles_without_a_version_in_force(registry: Registry) -> None:
     validator = Validator(rules_home=registry.home, rules_date=date(2026, 5, 1))  # before Peppol 2026.5
     validator.prepare()
-    names = {name for name, _ in validator._stages}
+    names = {name for name, _, _ in validator._stages}
     assert "en16931-cii" in names and not any(n.startswith("peppol-bis-") for n in names)
-    assert ("en16931-cii", ("en16931-cii@1.3.16",)) in validator._stages
+    assert ("en16931-cii", ("en16931-cii@1.3.16",), None) in validator._stages

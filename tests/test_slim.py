@@ -118,9 +118,8 @@ def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypat
 
     validator = Validator(rules_home=registry.home)
     manifests = dict(validator.registry.manifests)
-    manifests["xrechnung-ubl@2.5.0"] = manifests["xrechnung-ubl@2.5.0"].model_copy(
-        update={"attachment_content": "full"}
-    )
+    today = "xrechnung-ubl@2.6.0"  # the XRechnung UBL pack in force today
+    manifests[today] = manifests[today].model_copy(update={"attachment_content": "full"})
     validator.registry.manifests = manifests
 
     def fail(document: object) -> str:

@@ -212,7 +212,9 @@ def test_explode_findings_renames_clashing_columns(spark: SparkSession) -> None:
     df = spark.createDataFrame([("erp-7", xml)], "source string, xml binary")
     exploded = explode_findings(validate_column(df, "xml"))
     rows = exploded.collect()
-    assert rows and all(r["source"] == "erp-7" and r["finding_source"].startswith("xrechnung") for r in rows)
+    # the XRechnung pack's findings, and today's note that the 2026-08-31 configuration is not installed (issue 30)
+    sources = ("xrechnung", "einvoice-validate@")
+    assert rows and all(r["source"] == "erp-7" and r["finding_source"].startswith(sources) for r in rows)
 
 
 # --- bad rows -------------------------------------------------------------------------------------------------
@@ -359,10 +361,11 @@ def test_an_executor_without_packs_fails_the_job_loudly(spark: SparkSession, tmp
 
 
 def test_a_missing_pack_fails_the_job_loudly(spark: SparkSession, registry: Registry, tmp_path: Path) -> None:
-    # a rules home with every pack but XRechnung UBL (links to the installed ones)
+    # a rules home with every pack but the UBL XSD (links to the installed ones; a missing XRechnung version would
+    # have an earlier one stand in for it, issue 30)
     home = tmp_path / "partial-home"
     for pack in registry.installed():
-        if pack.key != "xrechnung-ubl@2.5.0":
+        if pack.key != "ubl-2.1@2.1":
             target = home / pack.directory.relative_to(registry.home)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.symlink_to(pack.directory)
@@ -374,7 +377,7 @@ def test_a_missing_pack_fails_the_job_loudly(spark: SparkSession, registry: Regi
     with pytest.raises(PythonException) as info:
         validate_column(df, "xml", rules_home=home).collect()
     text = str(info.value)
-    assert "ruleset.missing" in text and "xrechnung-ubl@2.5.0" in text and str(home) in text
+    assert "ruleset.missing" in text and "ubl-2.1@2.1" in text and str(home) in text
     assert "--archives" in text
 
 

@@ -202,7 +202,7 @@ def test_compiled_once(tmp_path: Path, registry: Registry) -> None:
     for _ in range(3):
         validator.validate(XR_DOC)
         validator.validate(PEPPOL_DOC)
-    assert sorted(name for name, _ in validator._stages) == [
+    assert sorted(name for name, _, _ in validator._stages) == [
         "peppol-bis-3.0-ubl-invoice+house",
         "xrechnung-3.0-ubl-invoice+house",
     ]
@@ -216,9 +216,12 @@ def test_cli_lists_the_user_pack_and_profiles(tmp_path: Path, registry: Registry
     line = next(x for x in out.getvalue().splitlines() if "house-rules" in x)
     assert line.split()[:7] == ["house-rules", "1.0", "schematron", "user", "from", "2026-01-01", "installed"]
     out = StringIO()
-    assert main(["--home", str(home), "profiles"], stdout=out, stderr=err) == 0
+    assert main(["--home", str(home), "profiles", "--rules-date", "2026-08-30"], stdout=out, stderr=err) == 0
     line = next(x for x in out.getvalue().splitlines() if x.startswith("xrechnung-3.0-ubl-invoice+house"))
-    assert "(user, on xrechnung-3.0-ubl-invoice)" in line and line.endswith("xrechnung-ubl@2.5.0, house-rules@1.0")
+    edition = "(of kosit-xrechnung-config@2026-01-31)"
+    assert "(user, on xrechnung-3.0-ubl-invoice)" in line and line.endswith(
+        f"xrechnung-ubl@2.5.0 {edition}, house-rules@1.0"
+    )
     out = StringIO()
     assert main(["--home", str(home), "validate", "--format", "jsonl", str(XR_DOC)], stdout=out, stderr=err) == 1
     assert '"ruleId": "HOUSE-01"' in out.getvalue() and '"source": "house-rules@1.0"' in out.getvalue()

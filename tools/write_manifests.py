@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from einvoice_validate.acceptance import acceptance_documents, set_digest  # noqa: E402
+from einvoice_validate.rulesets.manifest import Acceptance  # noqa: E402
 
 EN_REPO = "https://github.com/ConnectingEurope/eInvoicing-EN16931"
 EN_RAW = "https://raw.githubusercontent.com/ConnectingEurope/eInvoicing-EN16931/{commit}/"
@@ -21,8 +25,15 @@ EN_1316 = "b6c9e06a59812fb1a83585da40923b3678a649ad"
 PHIVE = "ea02b79424f45a57bc3409b879f3204d78085692"
 PHIVE_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE}/phive-rules-cius-ro/src/main/resources/"
 UBL_ZIP = "https://docs.oasis-open.org/ubl/os-UBL-2.1/UBL-2.1.zip"
-XR_ZIP = (
-    "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
+XR_RELEASE = (
+    "https://github.com/itplr-kosit/xrechnung-schematron/releases/download/v{v}/xrechnung-3.0.2-schematron-{v}.zip"
+)
+XR_ZIP = XR_RELEASE.format(v="2.5.0")
+XR_260_ZIP = XR_RELEASE.format(v="2.6.0")
+KOSIT_CONFIG_REPO = "https://github.com/itplr-kosit/validator-configuration-xrechnung"
+KOSIT_CONFIG_2026_01_31 = "4b8cd64524d9af0b8b5db7d541ff7a2bf9827617"  # tag v2026-01-31
+KOSIT_CONFIG_2026_08_31_ZIP = (
+    KOSIT_CONFIG_REPO + "/releases/download/v2026-08-31/xrechnung-3.0.2-validator-configuration-2026-08-31.zip"
 )
 CII_D16B_DIR = "cii/schema/D16B%20SCRDM%20(Subset)/uncoupled%20clm/CII/uncefact/data/standard/"
 
@@ -38,12 +49,48 @@ ARCHIVE_SHA256 = {
     EN_RELEASE.format(v="1.3.15", s="ubl"): "974901a9edac022f77f500c337e0804b458d25435dd56a353cfbfb12323f5d3b",
     EN_RELEASE.format(v="1.3.15", s="cii"): "dd7335b711f2f492a2e1d23d81f76fae7979857fd538502465b89681263280f4",
     XR_ZIP: "a0f3d82737759bee8591c298ff24983a8f1c667f85e45a34863c75a242bc6f43",
+    # Summer 2026 (issue 30): the official archives' sha256 as SOURCES.md records them (section "KoSIT XRechnung
+    # Schematron 2.6.0"); neither archive could be obtained here.
+    XR_260_ZIP: "ca5e07afd04e72cd283d581590ffff3a15f4aac9d2f40c993345d78e67ea22b4",
+    KOSIT_CONFIG_2026_08_31_ZIP: "2530cd107c414511c5d0462ec10f886910395abfca820db82e83d70bf01221a8",
 }
+
 
 # id, version, kind, syntax, source_dir, files (relative to source_dir), entries, upstream, licence, title, and
 # sources: where each file comes from for the downloading installer (Manifest.sources): an address, an archive
 # address + "#" + member, or "bundled" (written by this project, kept in rulesets/packs/<id>/<version>/); the key
 # "*" gives a prefix for every file not named (the file's path is appended).
+def schematron_pack(
+    pack_id: str,
+    version: str,
+    syntax: str,
+    title: str,
+    source_dir: str,
+    sources: dict[str, str],
+    licence: str,
+    upstream: dict[str, str],
+    archives: list[str],
+    **more: object,
+) -> dict[str, object]:
+    """A Schematron pack whose files are its stylesheet (the first of ``sources``) and the rest of ``sources``."""
+    sheet = next(iter(sources))
+    return {
+        "id": pack_id,
+        "version": version,
+        "kind": "schematron",
+        "syntax": syntax,
+        "title": title,
+        "source_dir": source_dir,
+        "files": list(sources),
+        "entries": {"stylesheet": sheet},
+        "licence": licence,
+        "upstream": upstream,
+        "archives": archives,
+        "sources": sources,
+        **more,
+    }
+
+
 PACKS: list[dict[str, object]] = [
     {
         "id": "ubl-2.1",
@@ -87,48 +134,112 @@ for version, commit in (
     for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
         release_zip = EN_RELEASE.format(v=version, s=syntax)
         sheet = f"{syntax}/xslt/EN16931-{upper}-validation.xslt"
+        # The release zips hold schematron/, xslt/ and examples/ only; the licence is the repository's.
         PACKS.append(
-            {
-                "id": f"en16931-{syntax}",
-                "version": version,
-                "kind": "schematron",
-                "syntax": syntax,
-                "title": f"CEN/TC 434 EN 16931 validation artefacts ({upper})",
-                "source_dir": f"en16931/{version}",
-                "files": [sheet, "LICENSE.txt"],
-                "entries": {"stylesheet": sheet},
-                "licence": "EUPL-1.2",
-                "upstream": {"repository": EN_REPO, "release": f"validation-{version}", "commit": commit},
-                "archives": [release_zip],
-                # The release zips hold schematron/, xslt/ and examples/ only; the licence is the repository's.
-                "sources": {
+            schematron_pack(
+                f"en16931-{syntax}",
+                version,
+                syntax,
+                f"CEN/TC 434 EN 16931 validation artefacts ({upper})",
+                f"en16931/{version}",
+                {
                     sheet: f"{release_zip}#xslt/EN16931-{upper}-validation.xslt",
                     "LICENSE.txt": EN_RAW.format(commit=commit) + "LICENSE.txt",
                 },
-            }
+                "EUPL-1.2",
+                {"repository": EN_REPO, "release": f"validation-{version}", "commit": commit},
+                [release_zip],
+            )
         )
-for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
-    sheet = f"{syntax}/XRechnung-{upper}-validation.xsl"
-    PACKS.append(
-        {
-            "id": f"xrechnung-{syntax}",
-            "version": "2.5.0",
-            "kind": "schematron",
-            "syntax": syntax,
-            "title": f"KoSIT XRechnung 3.0.2 Schematron 2.5.0 ({upper})",
-            "source_dir": "xrechnung/2.5.0",
-            "files": [sheet, "LICENSE"],
-            "entries": {"stylesheet": sheet},
-            "licence": "Apache-2.0",
-            "upstream": {
-                "repository": "https://github.com/itplr-kosit/xrechnung-schematron",
-                "release": "v2.5.0",
-                "commit": "c4eb3dae54d65d60875a85c392122b5721a1108d",
-            },
-            "archives": [XR_ZIP],
-            "sources": {sheet: f"{XR_ZIP}#schematron/{sheet}", "LICENSE": f"{XR_ZIP}#LICENSE"},
-        }
-    )
+# XRechnung Schematron: 2.5.0 (the official archive, unpacked in ../shared/rulesets/xrechnung/2.5.0) and 2.6.0
+# (issue 30: three members of the official archive, staged from a third-party copy whose build checks that archive's
+# pin; their sha256 are recorded here from that copy, so the manifest is pinned by the archive: a download whose
+# members differ from them is refused, see Manifest.pinned_by).
+for version, commit, archive, pinned_by in (
+    ("2.5.0", "c4eb3dae54d65d60875a85c392122b5721a1108d", XR_ZIP, "files"),
+    ("2.6.0", None, XR_260_ZIP, "archive"),
+):
+    for syntax, upper in (("ubl", "UBL"), ("cii", "CII")):
+        sheet = f"{syntax}/XRechnung-{upper}-validation.xsl"
+        upstream = {"repository": "https://github.com/itplr-kosit/xrechnung-schematron", "release": f"v{version}"}
+        if commit is not None:
+            upstream["commit"] = commit
+        sources = {sheet: f"{archive}#schematron/{sheet}", "LICENSE": f"{archive}#LICENSE"}
+        title = f"KoSIT XRechnung 3.0.2 Schematron {version} ({upper})"
+        PACKS.append(
+            schematron_pack(
+                f"xrechnung-{syntax}",
+                version,
+                syntax,
+                title,
+                f"xrechnung/{version}",
+                sources,
+                "Apache-2.0",
+                upstream,
+                [archive],
+                pinned_by=pinned_by,
+            )
+        )
+
+# KoSIT validator configurations for XRechnung (issue 30): the dated editions of the XRechnung profiles. Each pins the
+# pack version that stands for each Schematron resource its scenarios run (by file name); its scenarios.xml is read at
+# install (rulesets/configuration.py). 2026-01-31: the upstream template of the git tag (../shared/rulesets/
+# kosit-xrechnung-config/2026-01-31/scenarios.xml; its @token@ placeholders are in texts and paths only).
+# 2026-08-31: only its release archive's sha256 is known (SOURCES.md); its members are recorded when it is installed.
+KOSIT_RESOURCES = {
+    "2026-01-31": ("1.3.15", "2.5.0"),
+    "2026-08-31": ("1.3.16", "2.6.0"),
+}
+
+
+def kosit_resources(cen: str, xrechnung: str) -> dict[str, str]:
+    return {
+        "EN16931-UBL-validation.xsl": f"en16931-ubl@{cen}",
+        "EN16931-CII-validation.xsl": f"en16931-cii@{cen}",
+        "XRechnung-UBL-validation.xsl": f"xrechnung-ubl@{xrechnung}",
+        "XRechnung-CII-validation.xsl": f"xrechnung-cii@{xrechnung}",
+    }
+
+
+KOSIT_CONFIG_RAW = (
+    f"https://raw.githubusercontent.com/itplr-kosit/validator-configuration-xrechnung/{KOSIT_CONFIG_2026_01_31}/"
+)
+PACKS.append(
+    {
+        "id": "kosit-xrechnung-config",
+        "version": "2026-01-31",
+        "kind": "configuration",
+        "syntax": "any",
+        "title": "KoSIT validator configuration XRechnung 3.0.2, release 2026-01-31 (XRechnung 2.5.0 over CEN 1.3.15)",
+        "source_dir": "kosit-xrechnung-config/2026-01-31",
+        "files": ["scenarios.xml", "LICENSE", "NOTICE"],
+        "entries": {"scenarios": "scenarios.xml"},
+        "licence": "Apache-2.0",
+        "upstream": {"repository": KOSIT_CONFIG_REPO, "release": "v2026-01-31", "commit": KOSIT_CONFIG_2026_01_31},
+        "archives": [],
+        "resources": kosit_resources(*KOSIT_RESOURCES["2026-01-31"]),
+        "sources": {name: KOSIT_CONFIG_RAW + name for name in ("scenarios.xml", "LICENSE", "NOTICE")},
+    }
+)
+PACKS.append(
+    {
+        "id": "kosit-xrechnung-config",
+        "version": "2026-08-31",
+        "kind": "configuration",
+        "syntax": "any",
+        "title": "KoSIT validator configuration XRechnung 3.0.2, release 2026-08-31 (XRechnung 2.6.0 over CEN 1.3.16)",
+        "source_dir": "kosit-xrechnung-config/2026-08-31",
+        # Members of the release archive, their bytes unknown here: recorded at install (Manifest.pinned_by).
+        "files": {"scenarios.xml": "", "LICENSE": ""},
+        "entries": {"scenarios": "scenarios.xml"},
+        "licence": "Apache-2.0",
+        "upstream": {"repository": KOSIT_CONFIG_REPO, "release": "v2026-08-31"},
+        "archives": [KOSIT_CONFIG_2026_08_31_ZIP],
+        "pinned_by": "archive",
+        "resources": kosit_resources(*KOSIT_RESOURCES["2026-08-31"]),
+        "sources": {name: f"{KOSIT_CONFIG_2026_08_31_ZIP}#{name}" for name in ("scenarios.xml", "LICENSE")},
+    }
+)
 PACKS.append(
     {
         "id": "cius-ro-ubl",
@@ -208,7 +319,15 @@ for pack_id, sheet, title in (
 # validation-1.3.16 (2026-04-14, SOURCES.md). Peppol 2026.5: mandatory from 2026-08-17 (phive-rules valid-from, NOTICE).
 # ZUGFeRD 2.5.2 / Factur-X 1.09.2: effective from 2026-09-01 (SOURCES.md); its profiles pin 2.5.2, so the date is shown
 # (`rulesets list`), not used to choose, until a second release is installed beside it.
+# XRechnung (issue 30): each KoSIT configuration release from its date (the date in its name, the day KoSIT puts it
+# in force: 2026-08-31 for the summer 2026 release), and the XRechnung Schematron it pins from the same day.
 IN_FORCE: dict[str, tuple[str, str | None]] = {
+    "kosit-xrechnung-config@2026-01-31": ("2026-01-31", None),
+    "kosit-xrechnung-config@2026-08-31": ("2026-08-31", None),
+    "xrechnung-ubl@2.5.0": ("2026-01-31", None),
+    "xrechnung-cii@2.5.0": ("2026-01-31", None),
+    "xrechnung-ubl@2.6.0": ("2026-08-31", None),
+    "xrechnung-cii@2.6.0": ("2026-08-31", None),
     "en16931-ubl@1.3.15": ("2025-10-16", None),
     "en16931-cii@1.3.15": ("2025-10-16", None),
     "en16931-ubl@1.3.16": ("2026-04-14", None),
@@ -428,6 +547,79 @@ PACKS.append(
         },
     }
 )
+# The official acceptance set of each Schematron pack (Manifest.acceptance; run by `rulesets install`): corpus folders
+# under ../shared/corpus the tests already use (corpus/README.md states what each must give); their digest is taken
+# from there. XSD packs are exercised by the same documents.
+XRECHNUNG_CASES = {
+    "title": "XRechnung test suite v2026-01-31, business cases (standard, extension): all accepted",
+    "folders": ["xrechnung-testsuite/business-cases/standard", "xrechnung-testsuite/business-cases/extension"],
+    "expect": "accepted",
+}
+XRECHNUNG_CASES_260 = {
+    **XRECHNUNG_CASES,
+    # The 2026-08-31 test suite (sha256 1e81ef75..., not obtained) changes dummy IBANs and whitespace only (SOURCES.md).
+    "title": "XRechnung test suite v2026-01-31, business cases (standard, extension; the 2026-08-31 release changes "
+    "only dummy IBANs and whitespace in them): all accepted",
+}
+EN_EXAMPLES = {
+    syntax: {
+        "title": f"CEN EN 16931 examples ({syntax.upper()}, tag validation-1.3.16): valid with the EN 16931 profile",
+        "folders": [f"en16931-examples/{syntax}"],
+        "profiles": (
+            {"ubl-invoice": "en16931-ubl-invoice", "ubl-creditnote": "en16931-ubl-creditnote"}
+            if syntax == "ubl"
+            else {"cii": "en16931-cii"}
+        ),
+    }
+    for syntax in ("ubl", "cii")
+}
+PEPPOL_EXAMPLES = "OpenPeppol examples of release 2026.5 (phive-rules test files): valid"
+ACCEPTANCE: dict[str, dict[str, object]] = {
+    **{f"en16931-{syntax}@{v}": EN_EXAMPLES[syntax] for syntax in ("ubl", "cii") for v in ("1.3.15", "1.3.16")},
+    **{f"xrechnung-{syntax}@2.5.0": XRECHNUNG_CASES for syntax in ("ubl", "cii")},
+    **{f"xrechnung-{syntax}@2.6.0": XRECHNUNG_CASES_260 for syntax in ("ubl", "cii")},
+    "cius-ro-ubl@1.0.9": {
+        "title": "phive-rules CIUS-RO 1.0.9 test files: valid (ubl_b2g_example6.xml is invalid upstream: BR-S-08)",
+        "folders": ["cius-ro/ubl-phive-testfiles"],
+        "exclude": ["ubl_b2g_example6.xml"],
+    },
+    "peppol-bis-cen-ubl@2026.5": {
+        "title": PEPPOL_EXAMPLES,
+        "folders": ["peppol-bis/examples", "peppol-bis/self-billing-examples"],
+    },
+    "peppol-bis-ubl@2026.5": {"title": PEPPOL_EXAMPLES, "folders": ["peppol-bis/examples"]},
+    "peppol-bis-sb-ubl@2026.5": {"title": PEPPOL_EXAMPLES, "folders": ["peppol-bis/self-billing-examples"]},
+    **{
+        f"zugferd-{p}@2.5.2": {
+            "title": f"FeRD examples of ZUGFeRD 2.5.2 {p.upper()} (phive-rules good cases): valid",
+            "folders": [f"zugferd/ferd-examples/{p}"],
+            # The plain EN 16931 id is Factur-X EN16931 only out of a PDF: these are bare XML, so it is forced.
+            **({"profiles": {"cii": "zugferd-en16931"}} if p == "en16931" else {}),
+        }
+        for p in ("minimum", "basicwl", "basic", "en16931", "extended")
+    },
+}
+
+
+def acceptance_lines(key: str, corpus: Path) -> list[str]:
+    spec = ACCEPTANCE.get(key)
+    if spec is None:
+        return []
+    acceptance = Acceptance.model_validate(spec)
+    digest = set_digest(corpus, acceptance_documents(corpus, acceptance))
+    lines = ["", "[acceptance]  # the official acceptance set, run by `rulesets install` (see Manifest.acceptance)"]
+    lines.append(f"title = {toml_str(acceptance.title)}")
+    lines.append("folders = [" + ", ".join(toml_str(f) for f in acceptance.folders) + "]")
+    if acceptance.expect != "valid":
+        lines.append(f"expect = {toml_str(acceptance.expect)}")
+    if acceptance.exclude:
+        lines.append("exclude = [" + ", ".join(toml_str(f) for f in acceptance.exclude) + "]")
+    if acceptance.profiles:
+        lines.append(
+            "profiles = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in acceptance.profiles.items()) + " }"
+        )
+    lines.append(f"sha256 = {toml_str(digest)}")
+    return lines
 
 
 def sha256(path: Path) -> str:
@@ -448,6 +640,10 @@ ATTACHMENT_CONTENT_REVIEWED = {
     "en16931-cii@1.3.16",
     "xrechnung-ubl@2.5.0",
     "xrechnung-cii@2.5.0",
+    # 2.6.0 (issue 30): the rules naming a BinaryObject are 2.5.0's, plus BR-TMP-5, which counts the
+    # ram:AttachmentBinaryObject elements of a BG-24; leaf content is read only by PEPPOL-EN16931-R008 (emptiness).
+    "xrechnung-ubl@2.6.0",
+    "xrechnung-cii@2.6.0",
     "cius-ro-ubl@1.0.9",
     # Peppol 2026.5: the CEN copy is CEN 1.3.16's rules; the Peppol rules name a BinaryObject only for @mimeCode and
     # @filename, and read leaf content only in PEPPOL-EN16931-R008 "no empty elements" (as XRechnung's merged copy).
@@ -470,10 +666,14 @@ ATTACHMENT_CONTENT_REVIEWED = {
 def render(pack: dict[str, object], source: Path) -> str:
     base = source / str(pack["source_dir"])
     patterns = pack["files"]
-    assert isinstance(patterns, list)
-    if patterns == ["*"]:
+    known: dict[str, str] = {}
+    if isinstance(patterns, dict):  # members of a pinned archive whose bytes are not known here: sha256 ""
+        known = {str(k): str(v) for k, v in patterns.items()}
+        files = list(known)
+    elif patterns == ["*"]:
         files = sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file())
     else:
+        assert isinstance(patterns, list)
         files = [str(p) for p in patterns]
     lines = [
         "# Rule pack manifest, written by einvoice-validate (tools/write_manifests.py).",
@@ -492,6 +692,8 @@ def render(pack: dict[str, object], source: Path) -> str:
         lines.append(f"valid_from = {in_force[0]}")
         if in_force[1] is not None:
             lines.append(f"valid_until = {in_force[1]}")
+    if pack.get("pinned_by", "files") != "files":
+        lines.append(f"pinned_by = {toml_str(str(pack['pinned_by']))}")
     lines += [f"source_dir = {toml_str(str(pack['source_dir']))}", "", "[entries]"]
     entries = pack["entries"]
     assert isinstance(entries, dict)
@@ -510,8 +712,16 @@ def render(pack: dict[str, object], source: Path) -> str:
     assert isinstance(sources, dict)
     lines += ["", "[sources]  # where each file comes from: an address, archive#member, or bundled (see Manifest)"]
     lines += [f"{toml_str(f)} = {toml_str(sources.get(f, str(sources.get('*', '')) + f))}" for f in files]
-    lines += ["", "[files]  # path relative to the pack folder = sha256"]
-    lines += [f"{toml_str(f)} = {toml_str(sha256(base / f))}" for f in files]
+    resources = pack.get("resources")
+    if isinstance(resources, dict):
+        lines += ["", "[resources]  # the pack standing for each Schematron resource of the scenarios (by file name)"]
+        lines += [f"{toml_str(k)} = {toml_str(v)}" for k, v in resources.items()]
+    if known:
+        lines += ["", '[files]  # path relative to the pack folder = sha256 ("": recorded at install, see pinned_by)']
+    else:
+        lines += ["", "[files]  # path relative to the pack folder = sha256"]
+    lines += [f"{toml_str(f)} = {toml_str(known[f] if f in known else sha256(base / f))}" for f in files]
+    lines += acceptance_lines(f"{pack['id']}@{pack['version']}", source.parent / "corpus")
     return "\n".join(lines) + "\n"
 
 

@@ -34,6 +34,7 @@ EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
+ACCEPTANCE_ENV = "EINVOICE_VALIDATE_ACCEPTANCE"
 STDIN = "-"
 
 FILES_PER_WORKER = 100
@@ -132,6 +133,13 @@ def _parser() -> argparse.ArgumentParser:
         "--mirror",
         metavar="URL",
         help="fetch https://HOST/PATH as URL/HOST/PATH (default: $EINVOICE_VALIDATE_MIRROR)",
+    )
+    inst.add_argument(
+        "--acceptance",
+        type=Path,
+        metavar="DIR",
+        help="the corpus holding the packs' acceptance sets, run after the install (default: "
+        f"${ACCEPTANCE_ENV}, else the corpus/ folder beside --from DIR); a pack failing its set is refused",
     )
     inst.add_argument("packs", nargs="*", metavar="ID@VERSION", help="only these packs (default: all)")
     rs_sub.add_parser("list", help="list the known packs and whether they are installed (exit 2 if one is missing)")
@@ -482,40 +490,49 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_VALID
     needed = _needed_packs(registry)
     installed = {p.key: p for p in registry.installed()}
-    missing = sorted(key for key in needed if key not in installed)
+    absent = sorted(key for key in needed if key not in installed)
+    stood_in = _stand_ins(registry, absent, needed)
+    missing = [key for key in absent if key not in stood_in]
     if args.action == "list":  # a quick look: files present (`verify` checks their sha256)
         print(f"rules home: {registry.home}", file=out)
         print(
-            f"  {'pack':<20} {'version':<8} {'kind':<10} {'origin':<8} {'in force':<16} {'state':<10} title", file=out
+            f"  {'pack':<22} {'version':<10} {'kind':<13} {'origin':<8} {'in force':<16} {'state':<13} title",
+            file=out,
         )
         incomplete = []
         for key, manifest in sorted(registry.manifests.items()):
-            state = "missing"
+            state = "not installed" if key in stood_in else "missing"
             if key in installed:
                 gone = [rel for rel in manifest.files if not (installed[key].directory / rel).is_file()]
                 state = "INCOMPLETE" if gone else "installed"
                 if gone:
                     incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
             print(
-                f"  {manifest.id:<20} {manifest.version:<8} {manifest.kind:<10} {manifest.provided_by:<8} "
-                f"{manifest.in_force_text():<16} {state:<10} {manifest.title}",
+                f"  {manifest.id:<22} {manifest.version:<10} {manifest.kind:<13} {manifest.provided_by:<8} "
+                f"{manifest.in_force_text():<16} {state:<13} {manifest.title}",
                 file=out,
             )
         _report_missing(missing, needed, registry, err)
+        _report_stood_in(stood_in, err)
         for entry in incomplete:
             print(f"einvoice-validate: Pack {entry}; run `rulesets install` again. (ruleset.missing)", file=err)
         return EXIT_ERROR if missing or incomplete else EXIT_VALID
+    from .acceptance import acceptance_record
+
     broken = []
     for key, pack in sorted(installed.items()):
         problems = pack.problems()
-        print(f"{key:<22} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files)", file=out)
+        record = acceptance_record(registry.home, key) if pack.manifest.acceptance is not None else None
+        accepted = f", acceptance set passed on {record.get('documents')} document(s)" if record else ""
+        print(f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted})", file=out)
         for code, rel, detail in problems:
             print(f"  {code}: {rel}: {detail}", file=out)
         if problems:
             broken.append(key)
-    for key in missing:
-        print(f"{key:<22} MISSING", file=out)
+    for key in absent:
+        print(f"{key:<34} {'NOT INSTALLED' if key in stood_in else 'MISSING'}", file=out)
     _report_missing(missing, needed, registry, err)
+    _report_stood_in(stood_in, err)
     if broken:
         print(
             f"einvoice-validate: Damaged pack(s): {', '.join(broken)}; "
@@ -523,6 +540,43 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
     return EXIT_ERROR if missing or broken else EXIT_VALID
+
+
+def _stand_ins(registry: Registry, absent: list[str], needed: dict[str, list[str]]) -> dict[str, str]:
+    """The absent packs that an installed version stands in for, each with what stands in: every profile that may
+    run it still plans, on the first day it is in force (else today), with a stand-in for it (see
+    :meth:`Profile.plan_on`). Anything else absent is missing (``ruleset.missing``)."""
+    from datetime import date
+
+    from .profiles import all_profiles
+
+    profiles = {p.name: p for p in all_profiles(registry.home)}
+    found: dict[str, str] = {}
+    for key in absent:
+        manifest = registry.manifests[key]
+        users = [profiles[name] for name in needed[key]]
+        if any(key == p.xsd or key in p.schematron for p in users):
+            continue  # pinned: nothing else may stand in
+        day = manifest.valid_from or date.today()
+        instead = []
+        try:
+            for profile in users:
+                plan = profile.plan_on(day, registry.manifests, registry)
+                instead += [s.instead for s in plan.stand_ins if s.in_force == key]
+        except EInvoiceValidateError:
+            continue
+        if instead:
+            found[key] = f"{', '.join(dict.fromkeys(instead))} stands in for it"
+    return found
+
+
+def _report_stood_in(stood_in: dict[str, str], err: TextIO) -> None:
+    for key, instead in stood_in.items():
+        print(
+            f"einvoice-validate: rules.version-not-installed: {key} is not installed: {instead} where it is in "
+            f"force (reports say so); install: einvoice-validate rulesets install {key}",
+            file=err,
+        )
 
 
 def _needed_packs(registry: Registry) -> dict[str, list[str]]:
@@ -575,9 +629,29 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
             file=err,
         )
     bar = _DownloadBar(err) if args.source is None and not user_only and _isatty(err) else None
+    corpus = _acceptance_corpus(args)
+    accept = None
+    if corpus is not None:
+        from .acceptance import AcceptanceResult, AcceptanceRunner
+
+        def told(result: AcceptanceResult) -> None:
+            how = "(unchanged since its last run)" if result.cached else f"on {result.rules_date}"
+            print(f"accepted {result.pack}: {result.documents} document(s) of its acceptance set {how}", file=err)
+
+        accept = AcceptanceRunner(corpus, registry, told)
+    elif not user_only:
+        print(
+            f"no acceptance corpus (--acceptance DIR or ${ACCEPTANCE_ENV}): the acceptance sets are not run", file=err
+        )
     try:
         packs = install(
-            registry, args.source, args.packs or None, mirror=mirror, on_progress=bar.update if bar else None
+            registry,
+            args.source,
+            args.packs or None,
+            mirror=mirror,
+            on_progress=bar.update if bar else None,
+            accept=accept,
+            on_note=lambda note: print(f"einvoice-validate: {note}", file=err),
         )
     finally:
         if bar is not None:
@@ -585,6 +659,18 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
     for pack in packs:
         print(f"installed {pack.key} -> {pack.directory}", file=out)
     return EXIT_VALID
+
+
+def _acceptance_corpus(args: argparse.Namespace) -> Path | None:
+    """The acceptance corpus: ``--acceptance``, ``$EINVOICE_VALIDATE_ACCEPTANCE``, or ``corpus/`` beside the
+    ``--from`` folder when there is one."""
+    if args.acceptance is not None:
+        return Path(args.acceptance)
+    if os.environ.get(ACCEPTANCE_ENV):
+        return Path(os.environ[ACCEPTANCE_ENV])
+    if args.source is not None and (Path(args.source).parent / "corpus").is_dir():
+        return Path(args.source).parent / "corpus"
+    return None
 
 
 class _DownloadBar:
@@ -694,11 +780,22 @@ def _profiles(args: argparse.Namespace, out: TextIO) -> int:
     manifests = registry.manifests
     print(f"packs in force on {day.isoformat()}:", file=out)
     for p in all_profiles(registry.home):
+        notes = []
         try:
-            keys, _ = p.packs_on(day, manifests)
-            runs = [k if k in p.schematron else f"{k} (of {e})" for k, e in zip(keys, p.schematron, strict=True)]
+            plan = p.plan_on(day, manifests, registry)
+            entries = dict(zip(plan.packs[plan.edition_packs :], p.schematron, strict=True))
+            runs = [f"{k} (of {plan.edition})" for k in plan.packs[: plan.edition_packs]]
+            runs += [k if entries[k] == k else f"{k} (of {entries[k]})" for k in plan.packs[plan.edition_packs :]]
+            for stand_in in plan.stand_ins:
+                notes.append(
+                    f"  rules.version-not-installed: {stand_in.in_force} is in force but not installed: "
+                    f"{stand_in.instead} {'stands in' if stand_in.kind == 'pack' else 'lends its scenarios'}; "
+                    f"install: einvoice-validate rulesets install {stand_in.in_force}"
+                )
         except EInvoiceValidateError as exc:
             runs = [f"NONE ({exc.detail})"]
         origin = f" (user, on {p.extends})" if p.provided_by == "user" else ""
         print(f"{p.name + origin:<42} {p.root:<15} {p.xsd} + {', '.join(runs)}", file=out)
+        for note in notes:
+            print(note, file=out)
     return EXIT_VALID

@@ -8,26 +8,45 @@ Versions by date (issue 15): a Schematron entry ``id@version`` pins that version
 the rules date (``Manifest.valid_from``/``valid_until``, both inclusive), the latest ``valid_from`` winning, and says
 why (:class:`~einvoice_validate.findings.VersionChoice`). A date on which no listed version is in force is
 ``request.invalid-parameter`` (reason ``rules-date``).
+
+Dated editions (issue 30): a profile with a ``configuration`` (``kosit-xrechnung-config@*``) runs, on the rules
+date, the edition in force: the configuration version in force (its manifest's dates), whose manifest pins the pack
+version standing for each Schematron resource (``Manifest.resources``: XRechnung 2.6.0 over CEN 1.3.16 from
+2026-08-31, 2.5.0 over 1.3.15 before), and whose scenario ``kosit_scenario`` (read at install, see
+:mod:`.rulesets.configuration`) names the resources it runs, in order, and its ``customLevel`` overrides. The packs
+of an edition are coupled: they run together or not at all.
+
+Versions known but not installed (:meth:`Profile.plan_on` with the rules home's view): when the version in force
+is not installed, the latest installed version already started runs instead (for an edition: the latest earlier
+edition whose packs are all installed; a configuration alone missing: its edition's packs run with the scenarios
+and customLevels of the latest installed earlier configuration), and the plan lists a :class:`StandIn`, which the
+validator reports as a ``rules.version-not-installed`` finding. Nothing suitable installed at all is
+``ruleset.missing``.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag, VersionChoice
 from .parse import Document, DocumentType, Envelope
+from .rulesets.configuration import Scenario
 from .rulesets.manifest import Manifest, bundled_dir
 
 __all__ = [
+    "Installed",
+    "Plan",
     "Profile",
+    "StandIn",
     "UserProfile",
     "all_profiles",
     "find_profile",
@@ -65,6 +84,43 @@ def parse_rules_date(text: str) -> date:
         ) from None
 
 
+class Installed(Protocol):
+    """What a plan needs to know of the rules home (:class:`~einvoice_validate.rulesets.Registry` is one)."""
+
+    home: Path
+
+    def is_installed(self, key: str) -> bool: ...
+
+    def scenarios(self, key: str) -> Mapping[str, Scenario]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StandIn:
+    """A version the manifests know, in force on the rules date, that the rules home lacks; ``instead`` ran in its
+    place (``kind = "configuration"``: whose scenarios and customLevels applied in its place)."""
+
+    in_force: str
+    instead: str
+    kind: Literal["pack", "configuration"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a profile runs on a rules date: the Schematron packs in order, why (``choices``), the severity
+    overrides, the configuration whose scenario applies (``None``: no configuration), the stand-ins, and the edition
+    whose packs run (the configuration version: the one in force, or the earlier one standing in for it)."""
+
+    packs: tuple[str, ...]
+    choices: tuple[VersionChoice, ...] = ()
+    custom_levels: Mapping[str, Flag] = field(default_factory=dict)
+    configuration: str | None = None
+    stand_ins: tuple[StandIn, ...] = ()
+    rules_date: date | None = None
+    edition: str | None = None
+    edition_packs: int = 0
+    """How many of ``packs`` (the first ones) the edition runs."""
+
+
 class Profile(BaseModel):
     """One validation scenario: a document type, the spec ids it applies to, its packs and overrides."""
 
@@ -73,11 +129,16 @@ class Profile(BaseModel):
     name: str
     title: str
     kosit_scenario: str | None = None
+    """The scenario of the KoSIT configuration this profile mirrors (with ``configuration``: the one it runs)."""
+    configuration: str | None = None
+    """``id@*`` (or ``id@v1|v2``) of a configuration pack: the profile's dated editions (see the module
+    docstring); its Schematron packs and customLevels come from the edition in force, ``schematron`` adds packs
+    after them."""
     root: DocumentType
     match: Literal["exact", "contains", "any"]
     spec_ids: tuple[str, ...]
     xsd: str
-    schematron: tuple[str, ...]
+    schematron: tuple[str, ...] = ()
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
     envelope: Envelope | None = None
@@ -97,9 +158,48 @@ class Profile(BaseModel):
             split_entry(entry)
         return entries
 
+    @model_validator(mode="after")
+    def _editions(self) -> Profile:
+        if self.configuration is not None:
+            split_entry(self.configuration)
+            if self.kosit_scenario is None:
+                raise ValueError("a profile with a configuration names its scenario (kosit_scenario)")
+        elif not self.schematron:
+            raise ValueError("a profile runs Schematron packs (schematron) or a configuration's")
+        return self
+
+    @property
+    def syntax(self) -> Literal["ubl", "cii"]:
+        return "cii" if self.root == "cii" else "ubl"
+
+    def editions(self, manifests: Mapping[str, Manifest]) -> list[Manifest]:
+        """The configuration versions that are this profile's editions, by start date (none: no configuration)."""
+        if self.configuration is None:
+            return []
+        config_id, versions = split_entry(self.configuration)
+        return sorted(
+            (
+                m
+                for m in manifests.values()
+                if m.id == config_id and (versions == (ANY_VERSION,) or m.version in versions)
+            ),
+            key=_start,
+        )
+
+    def _pinned(self, edition: Manifest, manifests: Mapping[str, Manifest]) -> tuple[str, ...]:
+        """The packs ``edition`` pins for this profile's syntax, in the manifest's order (the scenario unknown)."""
+        return tuple(
+            dict.fromkeys(
+                k for k in edition.resources.values() if k in manifests and manifests[k].syntax == self.syntax
+            )
+        )
+
     def candidate_keys(self, manifests: Mapping[str, Manifest]) -> tuple[str, ...]:
-        """Every Schematron pack (``id@version``) this profile may run on some date, in entry order."""
+        """Every pack (``id@version``) this profile may run on some date, in order: its configurations and the
+        packs their editions pin, then its Schematron entries."""
         keys: list[str] = []
+        for edition in self.editions(manifests):
+            keys += [edition.key, *self._pinned(edition, manifests)]
         for entry in self.schematron:
             pack_id, versions = split_entry(entry)
             if versions == (ANY_VERSION,):
@@ -112,10 +212,29 @@ class Profile(BaseModel):
         self, on: date, manifests: Mapping[str, Manifest]
     ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
         """The Schematron packs (``id@version``) this profile runs on the day ``on``, and why for each entry that
-        lists several versions (see the module docstring). Raises ``request.invalid-parameter`` (reason
-        ``rules-date``) when an entry has no version in force on that day."""
+        lists several versions (see the module docstring), every version assumed installed. Raises
+        ``request.invalid-parameter`` (reason ``rules-date``) when an entry has no version in force on that day."""
+        plan = self.plan_on(on, manifests)
+        return plan.packs, plan.choices
+
+    def plan_on(self, on: date, manifests: Mapping[str, Manifest], installed: Installed | None = None) -> Plan:
+        """What this profile runs on the day ``on`` (see the module docstring): with ``installed`` (the rules
+        home), versions known but not installed are replaced by installed ones, with a :class:`StandIn` each;
+        without, every version counts as installed and an edition's packs are all those its configuration pins
+        for the profile's syntax (its scenarios are known only where it is installed). Raises
+        ``request.invalid-parameter`` (reason ``rules-date``) when nothing is in force on that day,
+        ``ruleset.missing`` when nothing suitable is installed."""
         keys: list[str] = []
         choices: list[VersionChoice] = []
+        stand_ins: list[StandIn] = []
+        levels: dict[str, Flag] = {}
+        edition = Plan(())
+        if self.configuration is not None:
+            edition = self._edition_on(on, manifests, installed)
+            keys += edition.packs
+            choices += edition.choices
+            stand_ins += edition.stand_ins
+            levels.update(edition.custom_levels)
         for entry in self.schematron:
             pack_id, versions = split_entry(entry)
             if versions != (ANY_VERSION,) and len(versions) == 1:
@@ -129,30 +248,125 @@ class Profile(BaseModel):
                 )
             if not candidates:
                 raise RulesetError("ruleset.missing", f"profile {self.name}: no manifest for {entry}")
-            in_force = [m for m in candidates if m.in_force(on)]
-            if not in_force:
-                dates = "; ".join(f"{m.key} {m.in_force_text()}" for m in candidates)
-                raise ProfileError(
-                    "request.invalid-parameter",
-                    f"profile {self.name}: no version of {pack_id} is in force on {on.isoformat()} ({dates})",
-                    reason="rules-date",
-                )
-            best = in_force[-1]
-            reason = f"in force {best.in_force_text()} on {on.isoformat()}"
-            replaced = [m.key for m in in_force if m is not best]
-            ended = [f"{m.key} until {m.valid_until}" for m in candidates if m.valid_until and m.valid_until < on]
-            later = [f"{m.key} from {m.valid_from}" for m in candidates if m.valid_from and m.valid_from > on]
-            if replaced:
-                reason += f"; replaces {', '.join(replaced)}"
-            if ended:
-                reason += f"; no longer in force: {', '.join(ended)}"
-            if later:
-                reason += f"; not yet in force: {', '.join(later)}"
-            keys.append(best.key)
+            best = self._in_force(pack_id, on, candidates)
+            chosen = best
+            if installed is not None and not installed.is_installed(best.key):
+                usable = [m for m in candidates if installed.is_installed(m.key)]
+                chosen = self._stand_in(best, on, usable, installed.home)
+                stand_ins.append(StandIn(best.key, chosen.key, "pack"))
+            reason = _reason(best, on, candidates)
+            if chosen is not best:
+                reason += f"; {best.key} is not installed: {chosen.key} runs instead"
+            keys.append(chosen.key)
             choices.append(
-                VersionChoice(pack=best.key, rules_date=on, candidates=tuple(m.key for m in candidates), reason=reason)
+                VersionChoice(
+                    pack=chosen.key, rules_date=on, candidates=tuple(m.key for m in candidates), reason=reason
+                )
             )
-        return tuple(keys), tuple(choices)
+        levels.update(self.custom_levels)
+        return Plan(
+            tuple(keys),
+            tuple(choices),
+            levels,
+            edition.configuration,
+            tuple(stand_ins),
+            on,
+            edition.edition,
+            len(edition.packs),
+        )
+
+    def _in_force(self, what: str, on: date, candidates: list[Manifest]) -> Manifest:
+        """The candidate in force on ``on`` with the latest start; none is ``request.invalid-parameter``."""
+        in_force = [m for m in candidates if m.in_force(on)]
+        if not in_force:
+            dates = "; ".join(f"{m.key} {m.in_force_text()}" for m in candidates)
+            raise ProfileError(
+                "request.invalid-parameter",
+                f"profile {self.name}: no version of {what} is in force on {on.isoformat()} ({dates})",
+                reason="rules-date",
+            )
+        return in_force[-1]
+
+    def _stand_in(self, best: Manifest, on: date, installed: list[Manifest], home: Path) -> Manifest:
+        """The installed version that runs in place of ``best``: the latest one started by ``on``."""
+        usable = [m for m in installed if _start(m) <= on]
+        if not usable:
+            raise _not_installed([best.key], home, f"the profile {self.name} needs it on {on}, and no earlier version")
+        return usable[-1]
+
+    def _edition_on(self, on: date, manifests: Mapping[str, Manifest], installed: Installed | None) -> Plan:
+        """The edition this profile runs on ``on``, as a plan of its own (see :meth:`plan_on`)."""
+        editions = self.editions(manifests)
+        if not editions:
+            raise RulesetError("ruleset.missing", f"profile {self.name}: no manifest for {self.configuration}")
+        best = self._in_force(editions[0].id, on, editions)
+
+        def has(key: str) -> bool:
+            return installed is None or installed.is_installed(key)
+
+        def scenario_source(edition: Manifest) -> Manifest | None:
+            """The configuration whose scenarios apply to ``edition``: its own, or the latest earlier installed."""
+            earlier = [c for c in editions if has(c.key) and _start(c) <= _start(edition)]
+            return edition if has(edition.key) else (earlier[-1] if earlier else None)
+
+        def packs(edition: Manifest, source: Manifest | None) -> tuple[tuple[str, ...], Mapping[str, Flag]]:
+            if installed is None or source is None:
+                return self._pinned(edition, manifests), {}
+            scenario = installed.scenarios(source.key).get(str(self.kosit_scenario))
+            if scenario is None:
+                raise RulesetError("ruleset.invalid", f"{source.key} has no scenario {self.kosit_scenario!r}")
+            unpinned = [r for r in scenario.schematron if r not in edition.resources]
+            if unpinned:
+                raise RulesetError(
+                    "ruleset.invalid", f"the scenarios of {source.key} run {unpinned}, which {edition.key} does not pin"
+                )
+            return tuple(edition.resources[r] for r in scenario.schematron), scenario.custom_levels
+
+        def runnable(edition: Manifest) -> bool:
+            source = scenario_source(edition)
+            return source is not None and all(has(k) for k in packs(edition, source)[0])
+
+        started = [e for e in editions if _start(e) <= _start(best)]
+        chosen = next((e for e in reversed(started) if runnable(e)), None)
+        if chosen is None:
+            assert installed is not None  # without a view of the rules home every edition is runnable
+            missing = [k for k in (best.key, *self._pinned(best, manifests)) if not has(k)]
+            why = f"the profile {self.name} needs it on {on} (edition {best.key}), and no earlier edition complete"
+            raise _not_installed(missing, installed.home, why)
+        source = scenario_source(chosen)
+        assert source is not None  # runnable
+        keys, levels = packs(chosen, source)
+        stand_ins: list[StandIn] = []
+        if chosen is not best:
+            best_keys = self._pinned(best, manifests)
+            for key in (k for k in best_keys if not has(k)):
+                instead = next((k for k in keys if k.split("@")[0] == key.split("@")[0]), chosen.key)
+                stand_ins.append(StandIn(key, instead, "pack"))
+        if not has(best.key):
+            stand_ins.insert(0, StandIn(best.key, source.key, "configuration"))
+        reason = f"edition {_reason(best, on, editions)}"
+        if source is not best:
+            reason += f"; {best.key} is not installed: the scenarios and customLevels of {source.key} apply"
+        if chosen is not best:
+            reason += f"; the packs of the edition {chosen.key} run"
+        choices = [
+            VersionChoice(pack=source.key, rules_date=on, candidates=tuple(e.key for e in editions), reason=reason)
+        ]
+        for key in keys:
+            same = tuple(
+                dict.fromkeys(
+                    k for e in editions for k in self._pinned(e, manifests) if k.split("@")[0] == key.split("@")[0]
+                )
+            )
+            choices.append(
+                VersionChoice(
+                    pack=key,
+                    rules_date=on,
+                    candidates=same or (key,),
+                    reason=f"coupled by the edition {chosen.key} ({chosen.in_force_text()}) on {on.isoformat()}",
+                )
+            )
+        return Plan(keys, tuple(choices), levels, source.key, tuple(stand_ins), on, chosen.key, len(keys))
 
     def matches(self, document: Document) -> bool:
         if document.document_type != self.root:
@@ -180,6 +394,30 @@ class Profile(BaseModel):
 
 def _start(manifest: Manifest) -> date:
     return manifest.valid_from or date.min
+
+
+def _not_installed(keys: list[str], home: Path, why: str) -> RulesetError:
+    """``ruleset.missing`` for versions in force that nothing installed stands in for (the registry's wording)."""
+    return RulesetError(
+        "ruleset.missing",
+        f"pack {keys[0]} is not installed in {home}; run `einvoice-validate rulesets install {' '.join(keys)}` "
+        f"(download; or --from DIR): {why} is installed",
+    )
+
+
+def _reason(best: Manifest, on: date, candidates: list[Manifest]) -> str:
+    """Why ``best`` is the version in force on ``on``: its dates, and what it replaces, ended or not yet began."""
+    reason = f"in force {best.in_force_text()} on {on.isoformat()}"
+    replaced = [m.key for m in candidates if m is not best and m.in_force(on)]
+    ended = [f"{m.key} until {m.valid_until}" for m in candidates if m.valid_until and m.valid_until < on]
+    later = [f"{m.key} from {m.valid_from}" for m in candidates if m.valid_from and m.valid_from > on]
+    if replaced:
+        reason += f"; replaces {', '.join(replaced)}"
+    if ended:
+        reason += f"; no longer in force: {', '.join(ended)}"
+    if later:
+        reason += f"; not yet in force: {', '.join(later)}"
+    return reason
 
 
 @lru_cache(maxsize=4)
@@ -221,6 +459,8 @@ class UserProfile(BaseModel):
             spec_ids=self.spec_ids if self.spec_ids is not None else base.spec_ids,
             xsd=base.xsd,
             schematron=(*base.schematron, *self.schematron),
+            configuration=base.configuration,
+            kosit_scenario=base.kosit_scenario,
             verdict=base.verdict,
             envelope=base.envelope,
             unchecked_extensions=base.unchecked_extensions,

@@ -19,7 +19,7 @@ from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .locations import Locator
 from .parse import Document, Source, load
-from .profiles import Profile, all_profiles, find_profile, select_profile
+from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
@@ -29,6 +29,10 @@ __all__ = ["ENGINES", "Validator", "engine_name"]
 
 GENERIC_PROFILE_NOTE = "profile.en16931-only"
 EXTENSION_NOTE = "profile.extension-not-checked"
+VERSION_NOT_INSTALLED = "rules.version-not-installed"
+"""The finding of a version in force on the rules date that the rules home lacks (:class:`~.profiles.StandIn`)."""
+MAX_PLANS = 1024
+"""Plans kept per validator (one per profile and rules date met); beyond, the cache starts over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,10 @@ class Validator:
         engine: the XSLT engine, ``saxonc`` (default: no Java, fast start) or ``saxon-java`` (Saxon-HE for Java
             through JPype: faster once warm, for servers and batch jobs); default ``$EINVOICE_VALIDATE_ENGINE``,
             else ``saxonc``; see :mod:`.schematron.engines`.
+        version_not_installed: the severity of the ``rules.version-not-installed`` finding, which says that a
+            version in force on the rules date is not installed and which one ran instead (see
+            :meth:`Profile.plan_on`): ``WARNING`` (default) or ``ERROR`` (strict callers: such a report is
+            never valid).
     """
 
     def __init__(
@@ -63,7 +71,11 @@ class Validator:
         xsd_gate: bool = False,
         engine: str | None = None,
         rules_date: date | None = None,
+        version_not_installed: Severity = Severity.WARNING,
     ) -> None:
+        if version_not_installed not in (Severity.WARNING, Severity.ERROR):
+            raise ValueError(f"version_not_installed must be WARNING or ERROR, not {version_not_installed!r}")
+        self.version_not_installed = Severity(version_not_installed)
         self.engine = get_engine(engine)
         self.rules_date = rules_date
         self.registry = Registry(rules_home)
@@ -75,7 +87,8 @@ class Validator:
             find_profile(profile, self.profiles)
         # Per profile and the pack versions the rules date chose: a date switch compiles nothing twice (the engine
         # also keeps each compiled stylesheet by checksum for the process).
-        self._stages: dict[tuple[str, tuple[str, ...]], _Stages] = {}
+        self._stages: dict[tuple[str, tuple[str, ...], str | None], _Stages] = {}
+        self._plans: dict[tuple[str, date], Plan] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
 
@@ -83,26 +96,43 @@ class Validator:
         self, profile: Profile, rules_date: date | None = None
     ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
         """The Schematron packs ``profile`` runs on ``rules_date`` (default: today), and why (see
-        :meth:`Profile.packs_on`)."""
-        return profile.packs_on(rules_date or self.rules_date or date.today(), self.registry.manifests)
+        :meth:`plan_for`)."""
+        plan = self.plan_for(profile, rules_date)
+        return plan.packs, plan.choices
 
-    def _stages_for(self, profile: Profile, keys: tuple[str, ...] | None = None) -> _Stages:
-        if keys is None:
-            keys = self.packs_for(profile)[0]
+    def plan_for(self, profile: Profile, rules_date: date | None = None) -> Plan:
+        """What ``profile`` runs on ``rules_date`` (default: the validator's, else today) with the packs of this
+        rules home (:meth:`Profile.plan_on`); kept per profile and date."""
+        day = rules_date or self.rules_date or date.today()
+        plan = self._plans.get((profile.name, day))
+        if plan is None:
+            plan = profile.plan_on(day, self.registry.manifests, self.registry)
+            with self._lock:
+                if len(self._plans) >= MAX_PLANS:
+                    self._plans.clear()
+                self._plans[(profile.name, day)] = plan
+        return plan
+
+    def _stages_for(self, profile: Profile, plan: Plan | None = None) -> _Stages:
+        if plan is None:
+            plan = self.plan_for(profile)
+        cache_key = (profile.name, plan.packs, plan.configuration)
         with self._lock:
-            stages = self._stages.get((profile.name, keys))
+            stages = self._stages.get(cache_key)
             if stages is None:
                 xsd_pack = self.registry.get(profile.xsd)
                 xsd_pack.verify()
+                if plan.configuration is not None:
+                    self.registry.get(plan.configuration).verify()
                 sch = []
                 slim = True
-                for key in keys:
+                for key in plan.packs:
                     pack = self.registry.get(key)
                     pack.verify()
-                    sch.append(SchematronStage(pack, profile.custom_levels, self.engine))
+                    sch.append(SchematronStage(pack, plan.custom_levels, self.engine))
                     slim = slim and pack.manifest.attachment_content == "emptiness"
                 stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch), slim)
-                self._stages[(profile.name, keys)] = stages
+                self._stages[cache_key] = stages
             return stages
 
     def prepare(self, *profiles: str) -> None:
@@ -113,12 +143,12 @@ class Validator:
         for profile in self.profiles:
             if profile.name in wanted:
                 try:
-                    keys = self.packs_for(profile)[0]
+                    plan = self.plan_for(profile)
                 except ProfileError as exc:
                     if exc.reason == "rules-date":
                         continue
                     raise
-                self._stages_for(profile, keys)
+                self._stages_for(profile, plan)
 
     def validate(self, source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
@@ -130,8 +160,8 @@ class Validator:
         document = load(source, self.limits)
         timings["parse"] = _ms(start)
         chosen = select_profile(document, self.profiles, profile or self.profile)
-        keys, choices = self.packs_for(chosen, rules_date)
-        findings = list(self._run(document, chosen, timings, keys))
+        plan = self.plan_for(chosen, rules_date)
+        findings = list(self._run(document, chosen, timings, plan))
         valid = not any(f.severity is Severity.ERROR for f in findings)
         return Report(
             profile=chosen.name,
@@ -140,8 +170,8 @@ class Validator:
             spec_id=document.spec_id,
             envelope=document.envelope,
             pdf=document.pdf,
-            packs=(chosen.xsd, *keys),
-            version_choices=choices,
+            packs=(chosen.xsd, *plan.packs),
+            version_choices=plan.choices,
             findings=tuple(findings),
             valid=valid,
             accepted=valid if chosen.verdict == "kosit" else None,
@@ -155,11 +185,11 @@ class Validator:
         timings: dict[str, float] = {}
         document = load(source, self.limits)
         chosen = select_profile(document, self.profiles, profile or self.profile)
-        yield from self._run(document, chosen, timings, self.packs_for(chosen, rules_date)[0])
+        yield from self._run(document, chosen, timings, self.plan_for(chosen, rules_date))
 
-    def _run(
-        self, document: Document, profile: Profile, timings: dict[str, float], keys: tuple[str, ...]
-    ) -> Iterator[Finding]:
+    def _run(self, document: Document, profile: Profile, timings: dict[str, float], plan: Plan) -> Iterator[Finding]:
+        for stand_in in plan.stand_ins:
+            yield _not_installed(stand_in, plan, self.version_not_installed)
         if profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
         for rules in profile.unchecked_for(document):
@@ -168,14 +198,14 @@ class Validator:
             from .envelopes.pdf import envelope_findings
 
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
-        stages = self._stages_for(profile, keys)
+        stages = self._stages_for(profile, plan)
         start = time.perf_counter()
         root = document.tree.getroot()
         # the XSD stage's paths use the document's own prefixes; the packs' locations are resolved on the same tree
         locator = Locator(root, {k: v for k, v in root.nsmap.items() if k})
         xsd_findings = stages.xsd.run(document, locator)
         for finding in xsd_findings:
-            level = profile.custom_levels.get(finding.rule_id)
+            level = plan.custom_levels.get(finding.rule_id)
             yield finding if level is None else _with_level(finding, level)
         timings["xsd"] = _ms(start)
         if self.xsd_gate and xsd_findings:
@@ -197,6 +227,24 @@ def _with_level(finding: Finding, level: str) -> Finding:
     from .findings import severity_of_flag
 
     return finding.model_copy(update={"severity": severity_of_flag(level)})
+
+
+def _not_installed(stand_in: StandIn, plan: Plan, severity: Severity) -> Finding:
+    """The ``rules.version-not-installed`` finding: which version is in force, which ran instead, how to install."""
+    from .messages import catalogue
+
+    day = plan.rules_date.isoformat() if plan.rules_date else ""
+    command = f"einvoice-validate rulesets install {stand_in.in_force}"
+    values = (day, stand_in.in_force, stand_in.instead, command)
+    return Finding(
+        rule_id=VERSION_NOT_INSTALLED,
+        severity=severity,
+        flag="error" if severity is Severity.ERROR else "warning",
+        stage="input",
+        location=None,
+        message=catalogue().render_code(VERSION_NOT_INSTALLED, values, variant=0 if stand_in.kind == "pack" else 1),
+        source=f"einvoice-validate@{__version__}",
+    )
 
 
 def _generic_note(document: Document, profile: Profile) -> Finding:

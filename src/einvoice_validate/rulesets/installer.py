@@ -1,5 +1,6 @@
 """The installer: copies (``--from DIR``) or downloads the official pack files into the rules home, verified,
-then writes the prepared copy of each Schematron stylesheet (:mod:`.prepare`).
+then writes the prepared copy of each Schematron stylesheet (:mod:`.prepare`) or a configuration's scenarios
+(:mod:`.configuration`), and runs each pack's acceptance set when asked to (``accept``).
 
 Where the files come from, per pack:
 
@@ -12,7 +13,10 @@ Where the files come from, per pack:
   text) come from the package in every case.
 
 Every file is checked against its manifest's sha256 *before* it is put in place, and a pack folder is
-replaced as a whole (staged, then renamed), so a failed install never leaves a half-written pack behind.
+replaced as a whole (staged, then renamed), so a failed install never leaves a half-written pack behind. A pack
+pinned by its archive (``Manifest.pinned_by``) whose members' bytes are not known in advance comes only from that
+archive (its sha256 checked): the members' sha256 are recorded in the installed ``manifest.json``, which the
+registry verifies ever after.
 Archive members are looked up by the exact name the manifest gives and written to the manifest's path, never
 to a path taken from the archive.
 """
@@ -23,16 +27,20 @@ import hashlib
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..errors import RulesetError
-from .download import Downloader, Fetcher, LocalFiles, ProgressCallback
-from .manifest import Manifest
+from ..errors import EInvoiceValidateError, RulesetError
+from .configuration import prepare_configuration
+from .download import Downloader, Fetcher, LocalFiles, ProgressCallback, local_candidates
+from .manifest import UNKNOWN_SHA256, Manifest
 from .prepare import prepare_pack_dir
-from .registry import InstalledPack, Registry, sha256_file
+from .registry import INSTALLED_MANIFEST, InstalledPack, Registry, sha256_file
 
-__all__ = ["MAX_MEMBER_BYTES", "install", "is_unpacked_layout"]
+__all__ = ["MAX_MEMBER_BYTES", "AcceptanceCheck", "install", "is_unpacked_layout"]
+
+AcceptanceCheck = Callable[[InstalledPack], None]
+"""Runs an installed pack's acceptance set; raises :class:`RulesetError` when the pack fails it."""
 
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 """No file extracted from an archive may be larger (the largest official file is about 2 MB)."""
@@ -45,18 +53,32 @@ def install(
     *,
     mirror: str | None = None,
     on_progress: ProgressCallback | None = None,
+    accept: AcceptanceCheck | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> list[InstalledPack]:
     """Install ``packs`` (default: all known) from ``source`` (a folder: the unpacked official layout, or the
     files as downloaded, see the module docstring) or, without a source, from upstream (``mirror``: see
     :func:`.download.mirrored`; default ``$EINVOICE_VALIDATE_MIRROR``). Each address is fetched once per call.
+
+    ``accept``: run each installed pack's acceptance set (``Manifest.acceptance``) once every pack is in place
+    (:class:`einvoice_validate.acceptance.AcceptanceRunner`); a pack it raises for is refused: its new folder is
+    removed, the one it replaced put back, and the install fails naming it. ``on_note``: told about each pack of
+    the default set skipped because ``source`` cannot hold it (a pack pinned by an archive that is not there: only
+    that archive can vouch for it), which validation then reports as a version known but not installed.
+
     Returns the installed packs; raises :class:`RulesetError` naming the pack and file on failure."""
+    explicit = packs is not None
     keys = list(packs) if packs is not None else sorted(registry.manifests)
     unknown = [k for k in keys if k not in registry.manifests]
     if unknown:
         raise RulesetError("ruleset.missing", f"unknown pack(s): {', '.join(unknown)}")
-    done = []
+    done: list[InstalledPack] = []
+    replaced: dict[str, Path | None] = {}  # pack key -> where the folder it replaced waits (None: there was none)
     home = _ensure(registry.home)
-    with tempfile.TemporaryDirectory(prefix=".downloads-", dir=home) as downloads:
+    with (
+        tempfile.TemporaryDirectory(prefix=".downloads-", dir=home) as downloads,
+        tempfile.TemporaryDirectory(prefix=".replaced-", dir=home) as old,
+    ):
         fetcher: Fetcher = (
             LocalFiles(Path(source)) if source is not None else Downloader(Path(downloads), mirror, on_progress)
         )
@@ -65,36 +87,93 @@ def install(
             if manifest.provided_by == "user":
                 done.append(_prepare_user_pack(registry, manifest))
                 continue
+            if not explicit and source is not None and not _available(manifest, Path(source)):
+                if on_note is not None:
+                    on_note(_not_available(manifest, Path(source)))
+                continue
             with tempfile.TemporaryDirectory(prefix=".install-", dir=home) as tmp:
                 staging = Path(tmp) / "pack"
-                if source is not None and is_unpacked_layout(Path(source), manifest):
-                    _copy_from(manifest, Path(source), staging)
-                elif source is not None:
-                    try:
-                        _fetch(manifest, fetcher, staging)
-                    except RulesetError as exc:
-                        if exc.code != "ruleset.missing":
-                            raise
-                        raise RulesetError(
-                            exc.code,
-                            f"{exc.detail}; nor does {source} hold the unpacked official layout "
-                            f"({Path(source) / manifest.source_dir})",
-                        ) from exc
-                else:
-                    _fetch(manifest, fetcher, staging)
-                if manifest.kind == "schematron":
-                    # The copies the Schematron stage compiles, checksummed in prepared.json (see .prepare).
-                    prepare_pack_dir(
-                        staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, manifest.files
-                    )
-                (staging / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+                recorded = _stage(manifest, source, fetcher, staging)
+                _prepare(manifest, staging, recorded)
+                installed = manifest.model_copy(update={"files": recorded})
+                (staging / INSTALLED_MANIFEST).write_text(installed.model_dump_json(indent=2), encoding="utf-8")
                 target = registry.pack_dir(manifest)
                 target.parent.mkdir(parents=True, exist_ok=True)
+                replaced[key] = None
                 if target.exists():
-                    shutil.rmtree(target)
+                    aside = replaced[key] = Path(old) / key
+                    target.rename(aside)
                 staging.rename(target)
             done.append(InstalledPack(manifest, target))
+        if accept is not None:
+            _run_acceptance(done, replaced, accept)
     return done
+
+
+def _run_acceptance(done: list[InstalledPack], replaced: dict[str, Path | None], accept: AcceptanceCheck) -> None:
+    """Run the acceptance set of every installed pack that has one; refuse (roll back) those that fail."""
+    refused: list[str] = []
+    for pack in list(done):
+        if pack.manifest.acceptance is None or pack.manifest.provided_by == "user":
+            continue
+        try:
+            accept(pack)
+        except EInvoiceValidateError as exc:  # a RulesetError, or a document of the set that cannot be read
+            refused.append(exc.detail)
+            shutil.rmtree(pack.directory)
+            previous = replaced.get(pack.key)
+            if previous is not None:
+                previous.rename(pack.directory)
+            done.remove(pack)
+    if refused:
+        raise RulesetError("ruleset.install-failed", "refused: " + "; ".join(refused))
+
+
+def _available(manifest: Manifest, source: Path) -> bool:
+    """Whether ``source`` may hold the pack: always, unless the pack's files are known only through its pinned
+    archive (``Manifest.unrecorded``) and that archive is not in ``source``."""
+    if not manifest.unrecorded:
+        return True
+    archive = manifest.upstream.archives[0].url
+    return any(path.is_file() for path in local_candidates(source, archive))
+
+
+def _not_available(manifest: Manifest, source: Path) -> str:
+    archive = manifest.upstream.archives[0]
+    name = archive.url.rsplit("/", 1)[-1]
+    when = f" (in force {manifest.in_force_text()})" if manifest.valid_from or manifest.valid_until else ""
+    return (
+        f"{manifest.key}{when} not installed: it comes only from its archive {name} (sha256 {archive.sha256}), "
+        f"which {source} does not hold; validation will say so where it is in force. Install it by download "
+        f"(`einvoice-validate rulesets install {manifest.key}`) or `--from DIR` with that archive in DIR"
+    )
+
+
+def _stage(manifest: Manifest, source: Path | None, fetcher: Fetcher, staging: Path) -> dict[str, str]:
+    """Put the pack's files in ``staging``, checked; returns every file's sha256 (the recorded ones included)."""
+    if source is not None and is_unpacked_layout(Path(source), manifest):
+        _copy_from(manifest, Path(source), staging)
+        return dict(manifest.files)
+    if source is None:
+        return _fetch(manifest, fetcher, staging)
+    try:
+        return _fetch(manifest, fetcher, staging)
+    except RulesetError as exc:
+        if exc.code != "ruleset.missing":
+            raise
+        raise RulesetError(
+            exc.code,
+            f"{exc.detail}; nor does {source} hold the unpacked official layout ({Path(source) / manifest.source_dir})",
+        ) from exc
+
+
+def _prepare(manifest: Manifest, staging: Path, files: dict[str, str]) -> None:
+    """What the pack needs besides its files, checksummed in ``prepared.json``: the copies the Schematron stage
+    compiles (:mod:`.prepare`), a configuration's scenarios (:mod:`.configuration`)."""
+    if manifest.kind == "schematron":
+        prepare_pack_dir(staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, files)
+    elif manifest.kind == "configuration":
+        prepare_configuration(staging, manifest)
 
 
 def _prepare_user_pack(registry: Registry, manifest: Manifest) -> InstalledPack:
@@ -138,6 +217,14 @@ def _checked_copy(manifest: Manifest, rel: str, origin: Path, staging: Path, whe
 
 
 def _copy_from(manifest: Manifest, source: Path, staging: Path) -> None:
+    if manifest.unrecorded:
+        archive = manifest.upstream.archives[0]
+        raise RulesetError(
+            "ruleset.install-failed",
+            f"pack {manifest.key}: {', '.join(manifest.unrecorded)} can only come from the archive {archive.url} "
+            f"(sha256 {archive.sha256}): an unpacked copy cannot be checked; download it, or put the archive in "
+            "the --from folder",
+        )
     base = source / manifest.source_dir
     for rel in manifest.files:
         origin = base / rel
@@ -146,9 +233,10 @@ def _copy_from(manifest: Manifest, source: Path, staging: Path) -> None:
         _checked_copy(manifest, rel, origin, staging, str(origin))
 
 
-def _fetch(manifest: Manifest, fetcher: Fetcher, staging: Path) -> None:
+def _fetch(manifest: Manifest, fetcher: Fetcher, staging: Path) -> dict[str, str]:
     if not manifest.sources:
         raise RulesetError("ruleset.install-failed", f"pack {manifest.key} has no download address; use --from DIR")
+    recorded = dict(manifest.files)
     for rel in manifest.files:
         origin = manifest.origin(rel)
         if origin.kind == "bundled":
@@ -162,11 +250,13 @@ def _fetch(manifest: Manifest, fetcher: Fetcher, staging: Path) -> None:
             _checked_copy(manifest, rel, fetcher.fetch(origin.url, None, manifest.key), staging, origin.url)
         else:
             archive = fetcher.fetch(origin.url, origin.archive_sha256, manifest.key)
-            _extract(manifest, rel, archive, origin.url, origin.member, staging)
+            recorded[rel] = _extract(manifest, rel, archive, origin.url, origin.member, staging)
+    return recorded
 
 
-def _extract(manifest: Manifest, rel: str, archive: Path, url: str, member: str, staging: Path) -> None:
-    """Write the archive's ``member`` to the pack's ``rel``, streamed, checked against the manifest's sha256."""
+def _extract(manifest: Manifest, rel: str, archive: Path, url: str, member: str, staging: Path) -> str:
+    """Write the archive's ``member`` to the pack's ``rel``, streamed, checked against the manifest's sha256
+    (a member whose bytes are not known in advance is vouched for by the archive's pin); returns its sha256."""
     where = f"{url} (member {member})"
     try:
         with zipfile.ZipFile(archive) as zf:
@@ -197,8 +287,17 @@ def _extract(manifest: Manifest, rel: str, archive: Path, url: str, member: str,
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as exc:
         raise RulesetError("ruleset.install-failed", f"pack {manifest.key}: cannot read {where}: {exc}") from exc
     actual, expected = digest.hexdigest(), manifest.files[rel]
+    if expected == UNKNOWN_SHA256:
+        return actual
     if actual != expected:
+        pinned = (
+            " The archive matches its pinned sha256, so the member differs from the copy the manifest's sha256 "
+            "was recorded from: refused, not preferred silently (the manifest needs a look)"
+            if manifest.pinned_by == "archive"
+            else ""
+        )
         raise RulesetError(
             "ruleset.corrupt",
-            f"pack {manifest.key}: file {rel} from {where} has sha256 {actual}, manifest says {expected}",
+            f"pack {manifest.key}: file {rel} from {where} has sha256 {actual}, manifest says {expected}.{pinned}",
         )
+    return actual

@@ -13,7 +13,22 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from ..errors import RulesetError
 
-__all__ = ["BUNDLED", "Archive", "Manifest", "Origin", "RuleText", "Upstream", "bundled_dir", "load_manifests"]
+__all__ = [
+    "BUNDLED",
+    "UNKNOWN_SHA256",
+    "Acceptance",
+    "Archive",
+    "Manifest",
+    "Origin",
+    "RuleText",
+    "Upstream",
+    "bundled_dir",
+    "load_manifests",
+]
+
+UNKNOWN_SHA256 = ""
+"""A file's sha256 in a manifest pinned by its archive (``pinned_by = "archive"``) when its bytes are not known
+in advance: the archive's own sha256 vouches for it on the download path, and the installer records it."""
 
 
 class Archive(BaseModel):
@@ -52,6 +67,39 @@ class RuleText(BaseModel):
     de: str
 
 
+class Acceptance(BaseModel):
+    """A pack's official acceptance set: documents that must pass with the pack in place. ``rulesets install``
+    runs it after preparing the pack and refuses the pack when one fails (:mod:`einvoice_validate.acceptance`).
+
+    The documents are the ``*.xml`` files (any case) directly in ``folders``, relative to the acceptance corpus
+    (``rulesets install --acceptance DIR``; by default the ``corpus/`` folder beside a ``--from DIR``), less
+    ``exclude`` (file names). ``sha256`` (when given) is the digest of the set
+    (:func:`einvoice_validate.acceptance.set_digest`): a folder holding other documents is refused. Each
+    document is validated with the profile that matches it (or the one ``profiles`` forces for its document
+    type) on the rules date ``rules_date`` (default: the pack's ``valid_from``, else today); it must be
+    ``accepted`` (the KoSIT verdict) or ``valid`` (no ERROR finding), and at least one document must run the
+    pack."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    folders: tuple[str, ...]
+    expect: Literal["accepted", "valid"] = "valid"
+    exclude: tuple[str, ...] = ()
+    profiles: dict[Literal["ubl-invoice", "ubl-creditnote", "cii"], str] = {}
+    rules_date: date | None = None
+    sha256: str | None = None
+
+    @field_validator("folders")
+    @classmethod
+    def _plain_folders(cls, folders: tuple[str, ...]) -> tuple[str, ...]:
+        for folder in folders:
+            parts = PurePosixPath(folder).parts
+            if not parts or folder.startswith("/") or "\\" in folder or ".." in parts:
+                raise ValueError(f"acceptance folder {folder!r} is not a plain relative path")
+        return folders
+
+
 @dataclass(frozen=True, slots=True)
 class Origin:
     """Where one file of a pack comes from: ``bundled`` (written by this project, shipped in the package),
@@ -73,9 +121,12 @@ class Manifest(BaseModel):
 
     id: str
     version: str
-    kind: Literal["xsd", "schematron", "viewer"]
-    """``viewer``: stylesheets that render an invoice for people (``einvoice-validate show``), run by no profile."""
+    kind: Literal["xsd", "schematron", "viewer", "configuration"]
+    """``viewer``: stylesheets that render an invoice for people (``einvoice-validate show``), run by no profile.
+    ``configuration``: a validator configuration (KoSIT's ``scenarios.xml``): the scenarios and their
+    ``customLevel``s, read at install (:mod:`.configuration`); its versions are a profile's dated editions."""
     syntax: Literal["ubl", "cii", "any"]
+    """``any`` only for a viewer or a configuration."""
     title: str
     licence: str
     source_dir: str
@@ -102,6 +153,18 @@ class Manifest(BaseModel):
     pack, validation runs the one in force on the rules date with the latest ``valid_from``."""
     valid_until: date | None = None
     """The last day this version is in force (absent: until further notice)."""
+    pinned_by: Literal["files", "archive"] = "files"
+    """``files``: every file's sha256 is in :attr:`files`. ``archive``: the pack is pinned by its one archive in
+    ``upstream.archives`` (whose sha256 is then required): every file is a member of it, and a member whose bytes
+    are not known in advance has the sha256 :data:`UNKNOWN_SHA256` in :attr:`files`; the installer takes it from
+    the pinned archive only, records its sha256 in the installed pack (``manifest.json``) and the registry
+    verifies it against that record ever after. A member whose sha256 *is* recorded must match it (a download
+    whose member differs is refused, never silently preferred)."""
+    resources: dict[str, str] = {}
+    """A configuration: the pack (``id@version``) standing for each Schematron resource its scenarios name (by
+    file name, e.g. ``XRechnung-UBL-validation.xsl``): the pack versions this edition couples."""
+    acceptance: Acceptance | None = None
+    """The pack's official acceptance set (see :class:`Acceptance`)."""
 
     @property
     def key(self) -> str:
@@ -133,6 +196,28 @@ class Manifest(BaseModel):
         if self.valid_from is not None and self.valid_until is not None and self.valid_until < self.valid_from:
             raise ValueError(f"valid_until {self.valid_until} is before valid_from {self.valid_from}")
         return self
+
+    @model_validator(mode="after")
+    def _pins(self) -> Manifest:
+        if (self.kind in ("configuration", "viewer")) != (self.syntax == "any"):
+            raise ValueError("syntax 'any' is for a viewer or a configuration, and theirs is 'any'")
+        unknown = [rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256]
+        if self.pinned_by == "files":
+            if unknown:
+                raise ValueError(f"files without sha256 need pinned_by = 'archive': {unknown}")
+            return self
+        if len(self.upstream.archives) != 1 or self.upstream.archives[0].sha256 is None:
+            raise ValueError("pinned_by = 'archive' needs exactly one archive, with its sha256")
+        url = self.upstream.archives[0].url
+        outside = [rel for rel in self.files if not self.sources.get(rel, "").startswith(url + "#")]
+        if outside:
+            raise ValueError(f"pinned_by = 'archive': every file is a member of {url}; not {outside}")
+        return self
+
+    @property
+    def unrecorded(self) -> tuple[str, ...]:
+        """The files whose bytes are known only through the pinned archive (see :attr:`pinned_by`)."""
+        return tuple(rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256)
 
     @model_validator(mode="after")
     def _sources_cover_the_files(self) -> Manifest:

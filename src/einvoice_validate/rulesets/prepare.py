@@ -137,6 +137,8 @@ __all__ = [
     "resource_reads",
     "step_versions",
     "stylesheet_resources",
+    "write_atomic",
+    "write_prepared",
 ]
 
 # The format of prepared.json (2: with the list of steps and their versions).
@@ -1004,7 +1006,7 @@ def prepare_pack_dir(
     ``files``: the pack's files (manifest, already verified) that ``inline-code-db`` may inline.
     Raises ``ruleset.install-failed`` when a stylesheet cannot be prepared or its prepared copy would still
     read a resource at run time (:func:`resource_reads`)."""
-    prepared: dict[str, PreparedEntry] = {}
+    prepared: dict[str, tuple[str, bytes, bytes]] = {}
     for name, rel in sorted(entries.items()):
         source = pack_dir / rel
         data = source.read_bytes()
@@ -1017,13 +1019,24 @@ def prepare_pack_dir(
             raise RulesetError(
                 "ruleset.install-failed", f"pack {pack_key}: cannot prepare the stylesheet {rel}: {exc}"
             ) from exc
-        target_rel = f"{PREPARED_DIR}/{rel}"
-        _write_atomic(pack_dir / target_rel, out)
-        prepared[name] = PreparedEntry(
+        prepared[name] = (rel, data, out)
+    return write_prepared(pack_dir, f"{PREPARED_DIR}/{{rel}}", prepared, step_versions(DEFAULT_STEPS))
+
+
+def write_prepared(
+    pack_dir: Path, target: str, outputs: Mapping[str, tuple[str, bytes, bytes]], steps: dict[str, int]
+) -> PreparedIndex:
+    """Write each prepared output (entry name → its source path, the source's bytes, the output) to ``target``
+    (a path in the pack folder, ``{rel}`` standing for the source path) and ``prepared.json`` recording them."""
+    entries = {}
+    for name, (rel, data, out) in outputs.items():
+        target_rel = target.format(rel=rel)
+        write_atomic(pack_dir / target_rel, out)
+        entries[name] = PreparedEntry(
             target_rel, hashlib.sha256(out).hexdigest(), rel, hashlib.sha256(data).hexdigest()
         )
-    index = PreparedIndex(PREPARATION_VERSION, prepared, step_versions(DEFAULT_STEPS))
-    _write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
+    index = PreparedIndex(PREPARATION_VERSION, entries, steps)
+    write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
     return index
 
 
@@ -1031,21 +1044,25 @@ def prepare_pack(pack: InstalledPack) -> PreparedIndex | None:
     """(Re)write the prepared copies of an installed pack, after checking its official files.
 
     For a pack installed by an older version: the installer calls :func:`prepare_pack_dir` itself. Returns
-    None for a pack without stylesheets (XSD)."""
-    if pack.manifest.kind != "schematron":
+    None for a pack without stylesheets (XSD); a configuration gets its scenarios read (:mod:`.configuration`)."""
+    if pack.manifest.kind == "xsd":
         return None
-    for rel, expected in pack.manifest.files.items():
+    for rel, expected in pack.files().items():
         path = pack.directory / rel
         if not path.is_file():
             raise RulesetError("ruleset.missing", f"pack {pack.key}: file {rel} ({path}): not installed")
         if hashlib.sha256(path.read_bytes()).hexdigest() != expected:
             raise RulesetError("ruleset.corrupt", f"pack {pack.key}: file {rel} ({path}): sha256 differs")
+    if pack.manifest.kind == "configuration":
+        from .configuration import prepare_configuration
+
+        return prepare_configuration(pack.directory, pack.manifest)
     return prepare_pack_dir(
         pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key, pack.manifest.files
     )
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".prepare-", dir=path.parent)
     try:

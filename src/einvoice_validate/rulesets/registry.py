@@ -6,13 +6,21 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RulesetError
 from .manifest import Manifest, load_manifests
 
-__all__ = ["HOME_ENV", "InstalledPack", "Registry", "default_home", "sha256_file"]
+if TYPE_CHECKING:
+    from .configuration import Scenario
+
+__all__ = ["HOME_ENV", "INSTALLED_MANIFEST", "InstalledPack", "Registry", "default_home", "sha256_file"]
 
 HOME_ENV = "EINVOICE_VALIDATE_HOME"
+INSTALLED_MANIFEST = "manifest.json"
+"""The manifest as installed, in the pack folder: for a pack pinned by its archive, the record of the sha256 its
+members had at install (``Manifest.pinned_by``), which the registry verifies ever after."""
+_PREPARED_ENTRY = {"schematron": "stylesheet", "configuration": "scenarios"}
 
 
 def default_home() -> Path:
@@ -45,6 +53,37 @@ class InstalledPack:
     def key(self) -> str:
         return self.manifest.key
 
+    def files(self) -> dict[str, str]:
+        """Every file of the pack with the sha256 it must have: the manifest's; for a pack pinned by its archive
+        with members not known in advance, the ones recorded at install (``manifest.json``), which must keep the
+        manifest's archive pin and every sha256 the manifest does record. Raises ``ruleset.missing`` (no record:
+        install again) or ``ruleset.corrupt`` (a record that does not fit the manifest)."""
+        if not self.manifest.unrecorded:
+            return self.manifest.files
+        path = self.directory / INSTALLED_MANIFEST
+        try:
+            recorded = Manifest.model_validate_json(path.read_bytes())
+        except FileNotFoundError:
+            raise RulesetError(
+                "ruleset.missing",
+                f"pack {self.key} has no record of its files ({path}); run `einvoice-validate rulesets install "
+                f"{self.key}` again",
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise RulesetError("ruleset.corrupt", f"pack {self.key}: cannot read {path}: {exc}") from exc
+        fits = (
+            recorded.key == self.key
+            and recorded.upstream.archives == self.manifest.upstream.archives
+            and set(recorded.files) == set(self.manifest.files)
+            and not recorded.unrecorded
+            and all(recorded.files[rel] == sha for rel, sha in self.manifest.files.items() if sha)
+        )
+        if not fits:
+            raise RulesetError(
+                "ruleset.corrupt", f"pack {self.key}: {path} is not a record of this pack's pinned archive"
+            )
+        return recorded.files
+
     def entry(self, name: str) -> Path:
         """The path of an entry point (``stylesheet``, or an XSD root such as ``ubl-invoice``)."""
         try:
@@ -57,6 +96,7 @@ class InstalledPack:
 
         Raises ``ruleset.missing`` when the pack was installed without prepared copies (an install by an
         older version) or by another preparation version: re-run ``einvoice-validate rulesets install``."""
+        from .configuration import READER_STEPS
         from .prepare import PREPARATION_VERSION, read_index, step_versions
 
         index = read_index(self.directory)
@@ -71,8 +111,9 @@ class InstalledPack:
                 f"pack {self.key} was prepared by preparation version {index.version}, this library needs "
                 f"{PREPARATION_VERSION}; {reinstall}",
             )
-        if index.steps != step_versions():
-            wanted = ", ".join(f"{n} v{v}" for n, v in step_versions().items())
+        steps = READER_STEPS if self.manifest.kind == "configuration" else step_versions()
+        if index.steps != steps:
+            wanted = ", ".join(f"{n} v{v}" for n, v in steps.items())
             found = ", ".join(f"{n} v{v}" for n, v in index.steps.items()) or "none"
             raise RulesetError(
                 "ruleset.missing",
@@ -91,11 +132,23 @@ class InstalledPack:
         """The sha256 recorded at install time for the prepared stylesheet."""
         return self.prepared()[1]
 
+    def scenarios(self) -> dict[str, Scenario]:
+        """A configuration's scenarios by name, as read at install (:mod:`.configuration`)."""
+        from .configuration import SCENARIOS, load_scenarios
+
+        path, _ = self.prepared(SCENARIOS)
+        return load_scenarios(path, self.files()[self.manifest.entries[SCENARIOS]])
+
     def problems(self) -> list[tuple[str, str, str]]:
         """Every file that is missing or whose sha256 differs: ``(code, file, detail)`` triples; for a
-        Schematron pack also its prepared stylesheet (missing, outdated, or not what ``prepared.json`` says)."""
+        Schematron pack also its prepared stylesheet (missing, outdated, or not what ``prepared.json`` says), for
+        a configuration its scenarios as read at install."""
         found: list[tuple[str, str, str]] = []
-        for rel, expected in self.manifest.files.items():
+        try:
+            files = self.files()
+        except RulesetError as exc:
+            return [(exc.code, INSTALLED_MANIFEST, exc.detail)]
+        for rel, expected in files.items():
             path = self.directory / rel
             if not path.is_file():
                 found.append(("ruleset.missing", rel, "not installed"))
@@ -103,11 +156,11 @@ class InstalledPack:
             actual = sha256_file(path)
             if actual != expected:
                 found.append(("ruleset.corrupt", rel, f"sha256 {actual}, manifest says {expected}"))
-        if self.manifest.kind == "schematron" and not found:
-            found.extend(self._prepared_problems())
+        if self.manifest.kind in _PREPARED_ENTRY and not found:
+            found.extend(self._prepared_problems(_PREPARED_ENTRY[self.manifest.kind], files))
         return found
 
-    def _prepared_problems(self) -> list[tuple[str, str, str]]:
+    def _prepared_problems(self, name: str, files: dict[str, str]) -> list[tuple[str, str, str]]:
         from .prepare import PREPARED_INDEX, read_index
 
         try:
@@ -122,11 +175,11 @@ class InstalledPack:
                         "(add `--from DIR` without a network)",
                     )
                 ]
-            path, expected = self.prepared("stylesheet")
+            path, expected = self.prepared(name)
         except RulesetError as exc:
             return [(exc.code, PREPARED_INDEX, exc.detail)]
-        rel = index.entries["stylesheet"]
-        if rel.source_sha256 != self.manifest.files[rel.source]:
+        rel = index.entries[name]
+        if rel.source_sha256 != files[rel.source]:
             return [("ruleset.corrupt", rel.path, f"prepared from another version of {rel.source}")]
         if not path.is_file():
             return [("ruleset.missing", rel.path, "prepared stylesheet not installed")]
@@ -179,6 +232,15 @@ class Registry:
                 "(download; or `--from DIR`)",
             )
         return InstalledPack(manifest, directory)
+
+    def is_installed(self, key: str) -> bool:
+        """Whether the pack ``key`` is known and its folder exists (complete or not: see ``InstalledPack.problems``)."""
+        manifest = self.manifests.get(key)
+        return manifest is not None and self.pack_dir(manifest).is_dir()
+
+    def scenarios(self, key: str) -> dict[str, Scenario]:
+        """The scenarios of the installed configuration ``key``, by name (``InstalledPack.scenarios``)."""
+        return self.get(key).scenarios()
 
     def installed(self) -> list[InstalledPack]:
         """The packs whose folder exists in the rules home (complete or not: see ``InstalledPack.problems``)."""
