@@ -122,7 +122,14 @@ def test_every_xsd_code_the_pipeline_emits_has_texts(cat: Catalogue) -> None:
 
 def test_project_codes_have_texts(cat: Catalogue) -> None:
     for code in sorted(
-        {RUNTIME_ERROR, "profile.en16931-only", EXTENSION_NOTE, "rules.version-not-installed", *ERROR_CODES, *RULESET_CODES}
+        {
+            RUNTIME_ERROR,
+            "profile.en16931-only",
+            EXTENSION_NOTE,
+            "rules.version-not-installed",
+            *ERROR_CODES,
+            *RULESET_CODES,
+        }
     ):
         message = cat.render_code(code, ("X", "Y"))
         assert message.en and message.de and message.en != message.de, code

@@ -574,6 +574,35 @@ EN_EXAMPLES = {
     for syntax in ("ubl", "cii")
 }
 PEPPOL_EXAMPLES = "OpenPeppol examples of release 2026.5 (phive-rules test files): valid"
+SI_UBL_ERROR_CASES = [
+    f"SI-UBL-2.0_{case}.xml"
+    for case in (
+        "BR-NL-10_error_customer_no_companyid",
+        "BR-NL-10_error_customer_schemeid",
+        "BR-NL-10_error_empty",
+        "BR-NL-11_error_no_paymentmeans",
+        "BR-NL-1_error_empty",
+        "BR-NL-1_error_wrong_scheme",
+        "BR-NL-3_error_no_postal",
+        "BR-NL-3_error_no_streetname",
+        "BR-NL-4_error_no_streetname",
+        "BR-NL-5_error_no_city",
+        "BR-NL-5_error_no_postal",
+        "BR-NL-5_error_no_streetname",
+        "BR-NL-7_error_381_invoice",
+        "BR-NL-7_error_382",
+        "BR-NL-7_error_388",
+        "BR-NL-7_error_invoicetypecode_string",
+        "BR-NL-8_error_CN_not_381",
+        "BR-NL-8_error_CN_not_381_2",
+        "BR-NL-9_error_no_reference_whitespace_customizationid",
+        "BR-S-08_error",
+        "UBL-SR-09_error_multiple_legalentity_registrationname",
+        "UBL-SR-11_error_multiple_legalentity_companyid",
+        "UBL-SR-17_error_multiple_legalentity_companyid",
+        "error_no_customizationid",
+    )
+]
 ACCEPTANCE: dict[str, dict[str, object]] = {
     **{f"en16931-{syntax}@{v}": EN_EXAMPLES[syntax] for syntax in ("ubl", "cii") for v in ("1.3.15", "1.3.16")},
     **{f"xrechnung-{syntax}@2.5.0": XRECHNUNG_CASES for syntax in ("ubl", "cii")},
@@ -598,6 +627,24 @@ ACCEPTANCE: dict[str, dict[str, object]] = {
         }
         for p in ("minimum", "basicwl", "basic", "en16931", "extended")
     },
+    # National CIUS (issue 22): phive-rules' good cases (CTestFiles.java of each module, as tests/test_national.py
+    # lists them); the staged files it lists as errors, or does not list, are left out.
+    "ubl-be@1.31": {
+        "title": "phive-rules UBL.BE 1.31 test files: phive's good cases, valid",
+        "folders": ["national/ubl-be"],
+        "exclude": ["UBLBE_BE0000000196_V01-15000015.xml"],
+    },
+    "si-ubl@2.0.3.13": {
+        "title": "phive-rules SI-UBL 2.0 test files: phive's good cases (ok and warning), valid",
+        "folders": ["national/si-ubl"],
+        "exclude": SI_UBL_ERROR_CASES,
+    },
+    "nlcius-cii@1.0.3.13": {
+        "title": "phive-rules NLCIUS-CII 1.0.3 test files: phive's good case, valid",
+        "folders": ["national/nlcius-cii"],
+        "exclude": ["NLCIUS-CII_error_BR-NL-10.xml"],
+    },
+    "cius-pt@2.1.1": {"title": "phive-rules CIUS-PT 2.1.1 test files: valid", "folders": ["national/cius-pt"]},
 }
 
 

@@ -554,6 +554,8 @@ def _stand_ins(registry: Registry, absent: list[str], needed: dict[str, list[str
     found: dict[str, str] = {}
     for key in absent:
         manifest = registry.manifests[key]
+        if needed[key] == [SHOW_USER]:
+            continue  # the viewer: nothing stands in for it
         users = [profiles[name] for name in needed[key]]
         if any(key == p.xsd or key in p.schematron for p in users):
             continue  # pinned: nothing else may stand in
@@ -573,8 +575,8 @@ def _stand_ins(registry: Registry, absent: list[str], needed: dict[str, list[str
 def _report_stood_in(stood_in: dict[str, str], err: TextIO) -> None:
     for key, instead in stood_in.items():
         print(
-            f"einvoice-validate: rules.version-not-installed: {key} is not installed: {instead} where it is in "
-            f"force (reports say so); install: einvoice-validate rulesets install {key}",
+            f"einvoice-validate: {key} is not installed: {instead} where it is in force (reports say so); "
+            f"install: einvoice-validate rulesets install {key} (rules.version-not-installed)",
             file=err,
         )
 
