@@ -500,7 +500,7 @@ def test_cli_sources_lists_every_address() -> None:
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
     # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs); + the viewer's 11 files; + issue 30:
-    # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of configuration 2026-08-31
+    # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of 2026-08-31
     assert len(rows) == len(addresses(load_manifests().values())) == 78
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
