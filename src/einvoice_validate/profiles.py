@@ -1,7 +1,9 @@
 """Profiles: which packs run on which document, loaded as data from ``rulesets/profiles.toml``.
 
 Matching follows the KoSIT validator's scenarios: the root element and the exact specification identifier
-(first match in file order wins); a profile can also be forced by name.
+(first match in file order wins); a profile can also be forced by name. A profile may also require a content
+condition (``requires = "fr-ctc"``: the document carries the French CTC markers, :mod:`.france`), and
+:func:`profile_reason` says in words why a report's profile was chosen (``Report.profile_reason``).
 
 Versions by date (issue 15): a Schematron entry ``id@version`` pins that version; ``id@v1|v2`` lists versions and
 ``id@*`` means every version the manifests know: :meth:`Profile.packs_on` picks, per entry, the version in force on
@@ -23,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag, VersionChoice
+from .france import french_markers
 from .parse import Document, DocumentType, Envelope
 from .rulesets.manifest import Manifest, bundled_dir
 
@@ -35,6 +38,7 @@ __all__ = [
     "load_user_profiles",
     "match_profile",
     "parse_rules_date",
+    "profile_reason",
     "select_profile",
     "split_entry",
 ]
@@ -83,6 +87,9 @@ class Profile(BaseModel):
     envelope: Envelope | None = None
     """Match only documents taken out of this envelope (``pdf``: the Factur-X EN16931 profile, whose guideline id
     is plain EN 16931's)."""
+    requires: Literal["fr-ctc"] | None = None
+    """Match only documents that also carry the French CTC markers (:func:`~einvoice_validate.france.french_markers`):
+    the profiles of the French e-invoicing rules, whose documents have no specification identifier of their own."""
     provided_by: Literal["official", "user"] = "official"
     extends: str | None = None
     """A user profile: the official profile it is layered on."""
@@ -156,11 +163,11 @@ class Profile(BaseModel):
             return False
         if self.envelope is not None and document.envelope != self.envelope:
             return False
-        if self.match == "any":
-            return True
         if self.match == "exact":
-            return any(s in self.spec_ids for s in document.spec_ids)
-        return any(known in s for s in document.spec_ids for known in self.spec_ids)
+            found = any(s in self.spec_ids for s in document.spec_ids)
+        else:
+            found = self.match == "any" or any(known in s for s in document.spec_ids for known in self.spec_ids)
+        return found and (self.requires is None or bool(french_markers(document)))
 
     def knows_spec_id(self, document: Document) -> bool:
         """Whether the document's spec id is one this profile is meant for (exact, or by substring)."""
@@ -214,6 +221,7 @@ class UserProfile(BaseModel):
             schematron=(*base.schematron, *self.schematron),
             verdict=base.verdict,
             envelope=base.envelope,
+            requires=base.requires,
             custom_levels={**base.custom_levels, **self.custom_levels},
             provided_by="user",
             extends=base.name,
@@ -285,3 +293,30 @@ def select_profile(document: Document, profiles: tuple[Profile, ...], name: str 
             reason="profile-mismatch",
         )
     return profile
+
+
+def profile_reason(document: Document, profile: Profile, forced: bool) -> str:
+    """Why ``profile`` runs on ``document``, in one English sentence (``Report.profile_reason``): forced by the caller,
+    or which specification identifier (BT-24), envelope and French CTC markers matched; a document that carries the
+    French markers but got another profile says so."""
+    spec = f"BT-24 '{document.spec_id}'" if document.spec_id is not None else "no BT-24"
+    markers = french_markers(document)
+    where = " of a document taken out of a PDF" if profile.envelope == "pdf" else ""
+    if forced:
+        found = f"; it carries French CTC markers ({'; '.join(markers)})" if markers else ""
+        return f"chosen by the caller ({spec}){found}"
+    if profile.match == "any":
+        reason = f"no other profile matches this {document.document_type} document ({spec}): the EN 16931 rules"
+    elif profile.match == "exact":
+        reason = f"{spec}{where} is one of this profile's specification identifiers"
+    else:
+        known = next((k for s in document.spec_ids for k in profile.spec_ids if k in s), "")
+        reason = f"{spec}{where} contains '{known}'"
+    if profile.requires == "fr-ctc":
+        return f"French CTC invoice: {'; '.join(markers)}; {reason}"
+    if markers and not forced:
+        reason += (
+            f"; it carries French CTC markers ({'; '.join(markers)}), but the French rules apply only to the "
+            "specification identifiers the French profiles name (README, France)"
+        )
+    return reason

@@ -89,7 +89,23 @@ prepared stylesheet that still calls a function or instruction reading a resourc
 marked as not used in the given context.", "Attribute @schemeID' marked as not used in the given context.": 11 to
 521 per profile) the id :data:`NOT_USED_ID`, set at install time in the prepared copy, so every finding has an id
 the catalogue and the profile's severity overrides can name; the text (which element) and the location stay. Any
-other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each assertion's id).
+other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each assertion's id), unless
+the next step names it.
+
+``name-id-less-asserts`` (v1, issue 31) gives an assertion without an id whose text starts with a rule label in
+brackets (``[BR-CO-27]-Either the IBAN…``: two asserts of FNFE's EXTENDED-CTC-FR-CII, where the ``.sch`` forgot the
+``id``) the project id :data:`NO_ID_PREFIX` + that label (``schematron.no-id.BR-CO-27``), set at install time in the
+prepared copy like ``facturx.not-used``: a finding never has an empty id, and the label says which rule spoke without
+pretending the pack gave that id. Its flag stays as the pack gives it (none: an error).
+
+``distribute-union-steps`` (v1, issue 31) rewrites each template match pattern with a parenthesised union as an
+inner step, ``P/(C | D)/E`` (XSLT 3.0 pattern syntax; FNFE's UBL BR-FR rule BR-FR-MV-14, modes M81/M82), into the
+equivalent union of patterns ``P/C/E | P/D/E``, which Saxon-HE 9.9 (the ``saxon-java`` engine) compiles; SaxonC
+compiles either. A node matches the one exactly when it matches the other, and every alternative keeps the
+template's explicit priority, so the same templates fire on the same nodes (``tests/test_france.py`` compares the
+findings of the official and the rewritten stylesheet under SaxonC, and under Saxon 9.9, on the French corpus and on
+documents written to trigger BR-FR-MV-14). A parenthesised step with a predicate of its own, or an alternative in it
+that is not a relative path, is left as it is (an engine that cannot compile it then says so at compile time).
 """
 
 from __future__ import annotations
@@ -113,6 +129,7 @@ from .registry import InstalledPack
 __all__ = [
     "DEFAULT_STEPS",
     "NOT_USED_ID",
+    "NO_ID_PREFIX",
     "PREPARATION_VERSION",
     "PREPARED_DIR",
     "PREPARED_INDEX",
@@ -123,6 +140,8 @@ __all__ = [
     "PreparedEntry",
     "PreparedIndex",
     "Step",
+    "assigned_id",
+    "distribute_union_steps",
     "not_used_id",
     "prepare_pack",
     "prepare_pack_dir",
@@ -761,6 +780,75 @@ def _name_not_used_reports(root: etree._Element) -> None:
             kept.set("id", NOT_USED_ID)
 
 
+NO_ID_PREFIX = "schematron.no-id."
+"""The project id of an id-less assertion whose text carries a rule label: this prefix + the label (step
+``name-id-less-asserts``)."""
+_LEADING_LABEL = re.compile(r"^\s*\[([A-Za-z][\w.-]*)\]")
+
+
+def assigned_id(rule_id: str | None, text: str) -> str | None:
+    """The id a finding of an assertion with official id ``rule_id`` and text ``text`` (with its label, if any)
+    has after the preparation: its own; for an id-less one :data:`NOT_USED_ID` (a Factur-X "not used" report) or
+    :data:`NO_ID_PREFIX` + the text's leading ``[label]``; else None (the preparation refuses it)."""
+    if rule_id:
+        return rule_id
+    normalised = " ".join(text.split())
+    named = not_used_id(None, normalised)
+    if named is not None:
+        return named
+    label = _LEADING_LABEL.match(normalised)
+    return NO_ID_PREFIX + label.group(1) if label else None
+
+
+def _name_id_less_asserts(root: etree._Element) -> None:
+    """Step ``name-id-less-asserts``: an ``id`` for each id-less assertion whose text starts with a ``[label]``."""
+    for kept in root.iter(*_KEPT):
+        if kept.get("id") is not None or _static_xsl_attribute(kept, "id") is not None:
+            continue
+        text_el = kept.find(f"{{{_SVRL}}}text")
+        if text_el is None or not_used_id(None, " ".join("".join(text_el.itertext()).split())) is not None:
+            continue  # no text to name it by / a "not used" report (name-not-used-reports)
+        named = assigned_id(None, "".join(str(t) for t in text_el.itertext()))
+        if named is not None:
+            kept.set("id", named)
+
+
+def distribute_union_steps(pattern: str) -> str:
+    """``pattern`` with each parenthesised union that is an inner step of an alternative (``P/(C | D)/E``) distributed
+    over the alternatives (``P/C/E | P/D/E``); the pattern unchanged when it has none (step ``distribute-union-steps``).
+    """
+    alternatives = _alternatives(pattern)
+    out: list[str] = []
+    changed = False
+    for alternative in alternatives:
+        expanded = _distributed(alternative)
+        changed = changed or expanded != [alternative]
+        out.extend(expanded)
+    return " | ".join(out) if changed else pattern
+
+
+def _distributed(alternative: str) -> list[str]:
+    steps = [s.strip() for s in _split_top(alternative, "/")]
+    for i, step in enumerate(steps):
+        if i == 0 or not step.startswith("(") or _closing_paren(step) != len(step) - 1:
+            continue  # a first step (A | B)[p] is XSLT 3.0 too, but Saxon 9.9 compiles it; or not a bare (…)
+        inner = _alternatives(step[1:-1])
+        if len(inner) < 2 or any(a.startswith("/") or not a for a in inner):
+            continue
+        return [expanded for choice in inner for expanded in _distributed("/".join([*steps[:i], choice, *steps[i + 1 :]]))]
+    return [alternative]
+
+
+def _distribute_union_steps(root: etree._Element) -> None:
+    """Step ``distribute-union-steps`` on every template match pattern."""
+    for template in root.iter(_x("template")):
+        match = template.get("match")
+        if match is not None and "(" in match:
+            rewritten = distribute_union_steps(match)
+            if rewritten != match:
+                template.set("match", rewritten)
+
+
 def resource_reads(root: etree._Element) -> list[str]:
     """Every place in a stylesheet that reads a resource at run time: the instructions of
     :data:`RESOURCE_INSTRUCTIONS` and each attribute value calling a function of :data:`RESOURCE_FUNCTIONS`
@@ -843,8 +931,10 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
+    Step("distribute-union-steps", 1, _distribute_union_steps),
     Step("inline-code-db", 1, _inline_code_db, uses_resources=True),
     Step("name-not-used-reports", 1, _name_not_used_reports),
+    Step("name-id-less-asserts", 1, _name_id_less_asserts),
     Step("strip-unused-output", 1, _strip_unused_output),
     Step("guard-absence-tests", 2, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
