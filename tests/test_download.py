@@ -44,6 +44,7 @@ EN_RELEASES = "github.com/ConnectingEurope/eInvoicing-EN16931/releases/download"
 CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard"
 PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
 PHIVE_432 = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+FNFE_LICENSE = "raw.githubusercontent.com/fnfempe/France_RFE/e9520ce398cc99bed4bab493773a494af8ca5aff/LICENSE"
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
@@ -118,6 +119,19 @@ def build_upstream(rulesets: Path, root: Path) -> None:
         _put(root, f"{zf_resources}/external/schematron/2.5.2/{path.name}", path.read_bytes())
     for path in sorted((zf / "xsd").glob("*/*.xsd")):
         _put(root, f"{zf_resources}/external/schemas/2.5.2/{path.parent.name}/{path.name}", path.read_bytes())
+    # FNFE-MPE (issue 31): phive-rules keeps FNFE's release archives in phive-rules-france/docs/, everything under a
+    # top folder named like the archive (UBL/, CII/, Factur-X/, ... by profile); no licence inside: France_RFE's
+    # LICENSE is a file of that repository.
+    for version, name in (
+        ("1.4.0", "2026_06_30_FNFE_SCHEMATRONS_FR_CTC_V1.4.0"),
+        ("1.4.0.03", "2026_08_04_FNFE_RFE_INVOICE_V1.4.0.03"),
+    ):
+        fr = rulesets / "france" / version
+        members = {f"{name}/README.md": b"# stand-in"}
+        for syntax in ("UBL", "CII", "CDAR"):
+            members.update(_tree(fr / syntax, f"{name}/{syntax}/"))
+        _zip(root / f"{PHIVE_432}/phive-rules-france/docs/{name}.zip", members)
+        _put(root, FNFE_LICENSE, (fr / "LICENSE").read_bytes())
 
 
 @dataclass
@@ -203,7 +217,7 @@ def test_every_pack_installs_from_upstream_shaped_archives(
 ) -> None:
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     install(copied, shared / "rulesets")
-    assert len(downloaded.installed()) == len(load_manifests()) == 22  # 9 + ZUGFeRD 10 + Peppol 3
+    assert len(downloaded.installed()) == len(load_manifests()) == 30  # 9 + ZUGFeRD 10 + Peppol 3 + France 8
     for pack in downloaded.installed():
         assert pack.problems() == [], pack.key
         other = copied.get(pack.key)
@@ -306,8 +320,8 @@ def test_cli_sources_lists_every_address() -> None:
     assert main(["rulesets", "sources"], stdout=out, stderr=err) == 0
     rows = [line.split("\t") for line in out.getvalue().splitlines()]
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
-    # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol
-    assert len(rows) == len(addresses(load_manifests().values())) == 52
+    # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + France: 2 FNFE archives, France_RFE's LICENSE
+    assert len(rows) == len(addresses(load_manifests().values())) == 55
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
 

@@ -128,8 +128,10 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
     assert index is not None and index.version == PREPARATION_VERSION
     assert index.steps == step_versions(DEFAULT_STEPS) == {s.name: s.version for s in STEPS}
     assert list(index.steps) == [
+        "distribute-union-steps",
         "inline-code-db",
         "name-not-used-reports",
+        "name-id-less-asserts",
         "strip-unused-output",
         "guard-absence-tests",
         "isolate-rule-errors",

@@ -29,6 +29,12 @@ EXPECTED_PACKS = {
         for p in ("minimum", "basicwl", "basic", "en16931", "extended")
         for kind in ("", "-xsd")
     ),
+    *(
+        f"fr-{kind}-{syntax}@{version}"
+        for kind in ("ctc", "extended-ctc")
+        for syntax in ("ubl", "cii")
+        for version in ("1.4.0", "1.4.0.03")
+    ),
 }
 
 

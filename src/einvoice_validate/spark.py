@@ -163,6 +163,7 @@ FINDING_TYPE: StructType = finding_struct()
 
 RESULT_FIELDS: tuple[StructField, ...] = (
     StructField("profile", StringType(), True),
+    StructField("profile_reason", StringType(), True),
     StructField("syntax", StringType(), True),
     StructField("document_type", StringType(), True),
     StructField("spec_id", StringType(), True),
@@ -494,6 +495,7 @@ def _result(validator: Validator, document: bytes | str | None, profile: str | N
 def _report_row(report: Report) -> dict[str, Any]:
     return {
         "profile": report.profile,
+        "profile_reason": report.profile_reason,
         "syntax": report.syntax,
         "document_type": report.document_type,
         "spec_id": report.spec_id,
