@@ -23,7 +23,7 @@ Needs the French packs installed in the rules home. Afterwards ``python tools/ca
 missing texts and ``python tools/catalogue.py lint`` 0 problems.
 """
 
-# ruff: noqa: E501, RUF001  # the official texts are long single sentences with French typography, kept whole
+# the official texts are long single sentences with French typography, kept whole
 from __future__ import annotations
 
 import argparse
@@ -93,7 +93,7 @@ def _named(rule_id: str, lang: int) -> str:
         if names is None:
             raise KeyError(f"{rule_id}: no name for {term} in TERMS")
         named.append(f"{names[lang]} ({term})")
-    return (" / " if lang == 0 else " / ").join(named)
+    return " / ".join(named)
 
 
 def _fill(template: str, match: re.Match[str], rule_id: str, lang: int) -> str:

@@ -27,7 +27,30 @@ from .parse import Document
 
 __all__ = ["BILLING_FRAMEWORKS", "CTC_ADDRESS_SCHEME", "EXTENDED_CTC_FR", "french_markers"]
 
-BILLING_FRAMEWORKS: frozenset[str] = frozenset("B1 S1 M1 B2 S2 M2 S3 B4 S4 M4 S5 S6 B7 S7 B8 S8 M8 B9 S9 M9".split())
+BILLING_FRAMEWORKS: frozenset[str] = frozenset(
+    [
+        "B1",
+        "S1",
+        "M1",
+        "B2",
+        "S2",
+        "M2",
+        "S3",
+        "B4",
+        "S4",
+        "M4",
+        "S5",
+        "S6",
+        "B7",
+        "S7",
+        "B8",
+        "S8",
+        "M8",
+        "B9",
+        "S9",
+        "M9",
+    ]
+)
 """BR-FR-08's list of billing frameworks (BT-23), FNFE-MPE 1.4.0 and 1.4.0.03 alike."""
 CTC_ADDRESS_SCHEME = "0225"
 """ISO 6523 ICD of the French CTC electronic addresses (BT-34, BT-49)."""

@@ -835,7 +835,9 @@ def _distributed(alternative: str) -> list[str]:
         inner = _alternatives(step[1:-1])
         if len(inner) < 2 or any(a.startswith("/") or not a for a in inner):
             continue
-        return [expanded for choice in inner for expanded in _distributed("/".join([*steps[:i], choice, *steps[i + 1 :]]))]
+        return [
+            expanded for choice in inner for expanded in _distributed("/".join([*steps[:i], choice, *steps[i + 1 :]]))
+        ]
     return [alternative]
 
 
