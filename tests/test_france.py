@@ -395,7 +395,10 @@ def mv14_documents() -> dict[str, bytes]:
     base = UC11_UBL_EXTENDED.read_bytes()
     bd = base.replace(b"<cbc:ProfileID>S8</cbc:ProfileID>", b"<cbc:ProfileID>S9</cbc:ProfileID>", 1)
     corrective = base.replace(b"<cbc:InvoiceTypeCode>380<", b"<cbc:InvoiceTypeCode>384<", 1)
-    reference = b"<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>F202500001</cbc:ID>%s</cac:InvoiceDocumentReference></cac:BillingReference>"
+    reference = (
+        b"<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>F202500001</cbc:ID>%s"
+        b"</cac:InvoiceDocumentReference></cac:BillingReference>"
+    )
     return {
         "mv14-invoice-384.xml": corrective,
         "mv14-invoice-384-number-only.xml": _group_billing_references(corrective, reference % b""),

@@ -21,8 +21,6 @@ specification identifiers get the French rules are in ``rulesets/profiles.toml``
 
 from __future__ import annotations
 
-from lxml import etree
-
 from .parse import Document
 
 __all__ = ["BILLING_FRAMEWORKS", "CTC_ADDRESS_SCHEME", "EXTENDED_CTC_FR", "french_markers"]
@@ -64,34 +62,18 @@ _NS = {
 }
 # Children of the root only (plus the parties' fixed paths): a few element lookups, whatever the document's size.
 _BT23 = {
-    "ubl": etree.XPath("cbc:ProfileID", namespaces=_NS),
-    "cii": etree.XPath(
-        "rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID", namespaces=_NS
-    ),
+    "ubl": "cbc:ProfileID",
+    "cii": "rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID",
 }
+_CII_PARTY = (
+    "rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:{}/ram:URIUniversalCommunication/ram:URIID"
+)
 _ADDRESSES = {
     "ubl": (
-        ("BT-34", etree.XPath("cac:AccountingSupplierParty/cac:Party/cbc:EndpointID/@schemeID", namespaces=_NS)),
-        ("BT-49", etree.XPath("cac:AccountingCustomerParty/cac:Party/cbc:EndpointID/@schemeID", namespaces=_NS)),
+        ("BT-34", "cac:AccountingSupplierParty/cac:Party/cbc:EndpointID"),
+        ("BT-49", "cac:AccountingCustomerParty/cac:Party/cbc:EndpointID"),
     ),
-    "cii": (
-        (
-            "BT-34",
-            etree.XPath(
-                "rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty"
-                "/ram:URIUniversalCommunication/ram:URIID/@schemeID",
-                namespaces=_NS,
-            ),
-        ),
-        (
-            "BT-49",
-            etree.XPath(
-                "rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty"
-                "/ram:URIUniversalCommunication/ram:URIID/@schemeID",
-                namespaces=_NS,
-            ),
-        ),
-    ),
+    "cii": (("BT-34", _CII_PARTY.format("SellerTradeParty")), ("BT-49", _CII_PARTY.format("BuyerTradeParty"))),
 }
 
 
@@ -104,12 +86,12 @@ def french_markers(document: Document) -> tuple[str, ...]:
             found.append(f"BT-24 '{spec}' names EXTENDED-CTC-FR")
             break
     root = document.tree.getroot()
-    for element in _BT23[document.syntax](root):
+    for element in root.iterfind(_BT23[document.syntax], _NS):
         code = (element.text or "").strip()
         if code in BILLING_FRAMEWORKS:
             found.append(f"BT-23 '{code}' is a French billing framework (BR-FR-08)")
             break
     for term, path in _ADDRESSES[document.syntax]:
-        if any(str(scheme).strip() == CTC_ADDRESS_SCHEME for scheme in path(root)):
+        if any((e.get("schemeID") or "").strip() == CTC_ADDRESS_SCHEME for e in root.iterfind(path, _NS)):
             found.append(f"{term} is a French CTC electronic address (scheme {CTC_ADDRESS_SCHEME})")
     return tuple(found)

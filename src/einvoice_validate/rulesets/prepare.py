@@ -806,9 +806,10 @@ def _name_id_less_asserts(root: etree._Element) -> None:
         if kept.get("id") is not None or _static_xsl_attribute(kept, "id") is not None:
             continue
         text_el = kept.find(f"{{{_SVRL}}}text")
-        if text_el is None or not_used_id(None, " ".join("".join(text_el.itertext()).split())) is not None:
-            continue  # no text to name it by / a "not used" report (name-not-used-reports)
-        named = assigned_id(None, "".join(str(t) for t in text_el.itertext()))
+        text = "".join(str(t) for t in text_el.itertext()) if text_el is not None else ""
+        if not_used_id(None, " ".join(text.split())) is not None:
+            continue  # a "not used" report: name-not-used-reports names it
+        named = assigned_id(None, text)
         if named is not None:
             kept.set("id", named)
 
