@@ -12,6 +12,7 @@ runtime errors. The reference gives an id-less assertion id and flag null: ours 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -24,6 +25,7 @@ import pytest
 from lxml import etree
 
 from einvoice_validate import Report, Validator
+from einvoice_validate.cli import main
 from einvoice_validate.errors import ProfileError, RulesetError
 from einvoice_validate.france import french_markers
 from einvoice_validate.messages import catalogue, official_rule_texts
@@ -624,3 +626,25 @@ def test_every_french_rule_text_has_english_and_german(registry: Registry) -> No
     ids = {r for _, r, _ in texts}
     assert {f"{NO_ID_PREFIX}BR-CO-27", f"{NO_ID_PREFIX}BR-FXEXT-04"} <= ids
     assert not any(r == "" or r == "UNSPECIFIC" for r in ids)
+
+
+# --- the command line -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_the_cli_says_which_rules_and_why(registry: Registry) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--home", str(registry.home), "validate", "--format", "jsonl", str(UC1_UBL)], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    row = json.loads(out.getvalue())
+    assert row["profile"] == "fr-ctc-ubl-invoice" and row["profileReason"].startswith("French CTC invoice: ")
+    out = io.StringIO()
+    assert main(["--home", str(registry.home), "profiles", "--rules-date", "2026-08-31"], stdout=out, stderr=err) == 0
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("fr-ctc-ubl-invoice "))
+    assert "fr-ctc-ubl@1.4.0 (of fr-ctc-ubl@1.4.0|1.4.0.03)" in line
+    out = io.StringIO()
+    assert main(["--home", str(registry.home), "rulesets", "sources"], stdout=out, stderr=err) == 0
+    sources = [x.split("\t") for x in out.getvalue().splitlines()]
+    archives = [s for s in sources if s[0].endswith("FNFE_RFE_INVOICE_V1.4.0.03.zip")]
+    assert len(archives) == 1 and archives[0][1] == "27f11b728e5afc8dc103de6287379b64889c9e8bbc4eb4b6fd785d897aec314d"
+    assert "fr-ctc-ubl@1.4.0.03" in archives[0][2] and "fr-extended-ctc-cii@1.4.0.03" in archives[0][2]

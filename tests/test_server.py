@@ -23,6 +23,7 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.server import ServerSettings, create_app
 from einvoice_validate.server.access import create_key, load_keys, revoke_key
 from einvoice_validate.wire import PROBLEM_MEMBERS
+from tests.conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = (REPO / "examples" / "xrechnung-ubl-invoice.xml").read_bytes()
@@ -107,6 +108,18 @@ def test_an_invalid_invoice_is_a_report_with_all_findings(app: Any) -> None:
     body = r.json()
     assert body["valid"] is False and {"cvc-datatype-valid.1.2.1"} <= {f["ruleId"] for f in body["findings"]}
     assert {"ruleId", "severity", "location", "message", "source"} <= set(body["findings"][0])
+
+
+def test_a_french_invoice_gets_the_french_rules(app: Any) -> None:
+    """Issue 31: the French profile and why, FNFE's French text as message.fr (absent elsewhere)."""
+    data = (CORPUS / "france" / "mutations" / "F202500001_INV_20250201_CII_Commentee_EN16931.m7-0.xml").read_bytes()
+    body = call(app, "POST", VALIDATE, content=data, headers=XML).json()
+    assert body["profile"] == "fr-ctc-cii" and body["profileReason"].startswith("French CTC invoice: ")
+    french = [f for f in body["findings"] if f["ruleId"].startswith("BR-FR-")]
+    assert french and all(set(f["message"]) == {"en", "de", "fr"} for f in french)
+    assert all("fr" not in f["message"] for f in body["findings"] if f["source"].startswith("en16931"))
+    forced = call(app, "POST", VALIDATE + "?profile=en16931-cii", content=data, headers=XML).json()
+    assert forced["profile"] == "en16931-cii" and forced["profileReason"].startswith("chosen by the caller")
 
 
 def test_forced_profile(app: Any) -> None:
