@@ -5,9 +5,10 @@ started (for ``saxon-java`` the JVM: reported on its own line), then the pack's 
 (seconds, wall clock) and the process's resident memory is read before and after (MB; the difference is what the
 compiled pack holds, as far as the collector lets it show), once as the first stylesheet of the process ("cold")
 and once after CEN's two packs were compiled ("warm": a worker compiles several packs; Saxon for Java's first
-compilation also loads and JIT-compiles Saxon itself). CEN's packs are measured the same way, as the yardstick. Then, per engine, a process that compiles the packs of
-every French profile (``Validator.prepare(<the fr-* profiles>)``) and one that compiles every pack of every profile
-(``Validator.prepare()``, what a server worker does unless ``serve --prepare`` narrows it): wall time and peak RSS.
+compilation also loads and JIT-compiles Saxon itself). CEN's packs are measured the same way, as the yardstick.
+Then, per engine, a process that compiles the packs of every French profile (``Validator.prepare(<the fr-*
+profiles>)``) and one that compiles every pack of every profile (``Validator.prepare()``, what a server worker does
+unless ``serve --prepare`` narrows it): wall time and peak RSS.
 
 Usage: python benchmarks/france_compile.py [--engines saxonc,saxon-java] [--repeat N]
 (``--repeat``: each fresh-process measurement N times, the median reported; the machine's noise is ±10-15 %.)
@@ -23,7 +24,6 @@ import subprocess
 import sys
 import time
 from datetime import date
-from pathlib import Path
 
 PACKS = [f"fr-{k}-{s}@1.4.0.03" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii")]
 BASELINE = ["en16931-ubl@1.3.16", "en16931-cii@1.3.16"]  # CEN's packs, in the same run: the yardstick
@@ -109,9 +109,8 @@ def main() -> int:
             )
         for what, label in (("french", "every French profile"), ("all", "every profile")):
             runs = [_run(engine, what) for _ in range(args.repeat)]
-            print(
-                f"Validator.prepare({label}): {_median(runs, 'seconds'):.2f} s, peak RSS {_median(runs, 'peak_mb'):.0f} MB"
-            )
+            seconds, peak = _median(runs, "seconds"), _median(runs, "peak_mb")
+            print(f"Validator.prepare({label}): {seconds:.2f} s, peak RSS {peak:.0f} MB")
     return 0
 
 
