@@ -40,11 +40,11 @@ from einvoice_validate.rulesets.prepare import (
     prepare_stylesheet,
 )
 from einvoice_validate.rulesets.registry import sha256_file
-from einvoice_validate.schematron import RUNTIME_ERROR
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.schematron.svrl import parse_svrl
 from tests.conftest import CORPUS, SHARED
 from tests.facturx_pdf import make_pdf, xmp
+from tests.test_facturx import assert_parity
 
 REPO = Path(__file__).resolve().parents[1]
 FRANCE = CORPUS / "france"
@@ -87,35 +87,8 @@ def _plan() -> dict[str, list[str]]:
     return plans
 
 
-def _reference_counts(findings: list[dict[str, Any]], sheet: str) -> Counter[tuple[str, str]]:
-    """The reference's (rule id, flag) per pack, an id-less assertion named as our preparation names it."""
-    counted: Counter[tuple[str, str]] = Counter()
-    for f in findings:
-        if f["pack"] == sheet and f["kind"] != "runtime-error":
-            counted[(str(assigned_id(f["id"], f.get("text") or "")), f["flag"] or "error")] += 1
-    return counted
-
-
 def assert_french_parity(row: dict[str, Any], report: Report, registry: Registry) -> None:
-    sheets = {k: Path(m.entries["stylesheet"]).name for k, m in registry.manifests.items() if m.kind == "schematron"}
-    assert report.profile == OUR_PROFILE[row["profile"]]
-    assert [sheets[k] for k in report.packs if k in sheets] == _plan()[row["profile"]]
-    assert {f.rule_id for f in report.findings if f.stage == "xsd"} == {
-        e["message"].split(":", 1)[0] for e in row["xsd"]
-    }
-    stopped = {f["pack"] for f in row["findings"] if f["kind"] == "runtime-error"}
-    for key in report.packs:
-        if key not in sheets:
-            continue
-        expected = _reference_counts(row["findings"], sheets[key])
-        ours = Counter((f.rule_id, f.flag) for f in report.findings if f.source == key and f.rule_id != RUNTIME_ERROR)
-        errors = [f for f in report.findings if f.source == key and f.rule_id == RUNTIME_ERROR]
-        if sheets[key] not in stopped:
-            assert ours == expected, f"{sheets[key]}: missing {expected - ours}, extra {ours - expected}"
-            assert not errors, f"{sheets[key]}: runtime errors the reference does not have"
-        else:  # the reference stops the pack; we report the error per rule and go on (issue 13): a superset
-            assert not expected - ours, f"{sheets[key]}: missing {expected - ours}"
-            assert errors and all(f.location for f in errors), f"{sheets[key]}: no rule-level runtime error"
+    assert_parity(row, report, registry, _plan(), OUR_PROFILE)
 
 
 @pytest.fixture(scope="module")
