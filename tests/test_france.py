@@ -66,8 +66,7 @@ OUR_PROFILE = {
     "fr-extended-ctc-ubl-cn": "fr-extended-ctc-ubl-creditnote",
     "fr-extended-ctc-cii": "fr-extended-ctc-cii",
 }
-# Files where we differ from the reference, with the reason (strict xfail: a fixed difference shows up). None today.
-KNOWN_DIFFERENCES: dict[str, str] = {}
+# No known difference from the reference on corpus/france (a new one would be a strict xfail with its reason).
 
 
 def _rows(path: Path) -> dict[str, dict[str, Any]]:
@@ -107,15 +106,7 @@ def test_reference_is_complete() -> None:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[n]))
-        if n in KNOWN_DIFFERENCES
-        else n
-        for n in sorted(REFERENCE)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(REFERENCE))
 def test_parity(name: str, reports: dict[str, Report], registry: Registry) -> None:
     report = reports[name]
     assert_french_parity(REFERENCE[name], report, registry)
