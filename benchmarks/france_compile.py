@@ -10,7 +10,12 @@ Then, per engine, a process that compiles the packs of every French profile (``V
 profiles>)``) and one that compiles every pack of every profile (``Validator.prepare()``, what a server worker does
 unless ``serve --prepare`` narrows it): wall time and peak RSS.
 
-Usage: python benchmarks/france_compile.py [--engines saxonc,saxon-java] [--repeat N]
+With ``--server``: ``einvoice-validate serve --workers 2`` started as a deployment would, compiling every profile's
+packs before it is ready (the default) or only the French profiles' (``--prepare`` each): seconds until
+``/v1/health`` answers 200, and the resident memory of the server and its workers together, then again after one
+invoice of each French profile kind has been validated.
+
+Usage: python benchmarks/france_compile.py [--engines saxonc,saxon-java] [--repeat N] [--server]
 (``--repeat``: each fresh-process measurement N times, the median reported; the machine's noise is ±10-15 %.)
 """
 
@@ -20,10 +25,17 @@ import argparse
 import json
 import resource
 import statistics
+import os
+import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import descendants, free_port, rss_mb, wait_healthy  # noqa: E402  # benchmarks/server.py
 
 PACKS = [f"fr-{k}-{s}@1.4.0.03" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii")]
 BASELINE = ["en16931-ubl@1.3.16", "en16931-cii@1.3.16"]  # CEN's packs, in the same run: the yardstick
@@ -87,14 +99,68 @@ def _median(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
 
+SHARED = Path(os.environ.get("EINVOICE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+FRENCH_DOCUMENTS = [
+    SHARED / "corpus/france/xp-z12-014-annexB-v1.3" / name
+    for name in (
+        "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml",
+        "UC1_F202500003_00-INV_20250701_CII_EN16931.xml",
+        "UC11_F202600022_MULTI-VENDEUR_UBL_Commentee_EXTENDED..xml",
+        "UC12_F202600025_SOUS-LIGNE_CII_Commentee_EXTENDED.xml",
+    )
+]
+
+
+def serve(engine: str, french_only: bool) -> tuple[float, float, float]:
+    """Seconds until the server is ready, MB of all its processes then, and after the French documents."""
+    from einvoice_validate import Validator
+
+    port = free_port()
+    command = [str(Path(sys.executable).with_name("einvoice-validate")), "serve", "--port", str(port)]
+    command += ["--workers", "2", "--engine", engine]
+    if french_only:
+        for name in (p.name for p in Validator().profiles if p.name.startswith("fr-")):
+            command += ["--prepare", name]
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}/v1/health", proc)
+        ready = time.perf_counter() - start
+        at_ready = rss_mb(descendants(proc.pid))
+        for path in FRENCH_DOCUMENTS:
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/invoices/validate",
+                data=path.read_bytes(),
+                headers={"Content-Type": "application/xml"},
+            )
+            with urllib.request.urlopen(request, timeout=300) as answer:
+                assert answer.status == 200
+        return ready, at_ready, rss_mb(descendants(proc.pid))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=120)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", default="saxonc,saxon-java")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--child", nargs=2, metavar=("ENGINE", "WHAT"))
+    parser.add_argument("--server", action="store_true", help="measure the server's ready time and memory instead")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(*args.child)))
+        return 0
+    if args.server:
+        for engine in args.engines.split(","):
+            for french_only in (False, True):
+                runs = [serve(engine, french_only) for _ in range(args.repeat)]
+                label = "French profiles" if french_only else "every profile"
+                ready, at_ready, after = (statistics.median(r[i] for r in runs) for i in range(3))
+                print(
+                    f"{engine}, serve --workers 2, compiling {label}: ready after {ready:.1f} s, "
+                    f"{at_ready:.0f} MB in all; {after:.0f} MB after one invoice of each French kind"
+                )
         return 0
     for engine in args.engines.split(","):
         print(f"\n{engine}")
