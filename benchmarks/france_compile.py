@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import statistics
 import os
+import resource
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -35,7 +35,7 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import descendants, free_port, rss_mb, wait_healthy  # noqa: E402  # benchmarks/server.py
+from server import descendants, free_port, rss_mb, wait_healthy  # benchmarks/server.py
 
 PACKS = [f"fr-{k}-{s}@1.4.0.03" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii")]
 BASELINE = ["en16931-ubl@1.3.16", "en16931-cii@1.3.16"]  # CEN's packs, in the same run: the yardstick
