@@ -312,9 +312,11 @@ def profile_reason(document: Document, profile: Profile, forced: bool) -> str:
     else:
         known = next((k for s in document.spec_ids for k in profile.spec_ids if k in s), "")
         reason = f"{spec}{where} contains '{known}'"
+    if profile.provided_by == "user":
+        reason += f" (a user profile on {profile.extends})"
     if profile.requires == "fr-ctc":
         return f"French CTC invoice: {'; '.join(markers)}; {reason}"
-    if markers and not forced:
+    if markers:
         reason += (
             f"; it carries French CTC markers ({'; '.join(markers)}), but the French rules apply only to the "
             "specification identifiers the French profiles name (README, France)"
