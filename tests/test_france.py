@@ -612,3 +612,39 @@ def test_the_cli_says_which_rules_and_why(registry: Registry) -> None:
     archives = [s for s in sources if s[0].endswith("FNFE_RFE_INVOICE_V1.4.0.03.zip")]
     assert len(archives) == 1 and archives[0][1] == "27f11b728e5afc8dc103de6287379b64889c9e8bbc4eb4b6fd785d897aec314d"
     assert "fr-ctc-ubl@1.4.0.03" in archives[0][2] and "fr-extended-ctc-cii@1.4.0.03" in archives[0][2]
+
+
+# --- long attachments (Manifest.attachment_content = "emptiness", reviewed for the French packs) -------------------
+
+_UBL_ATTACHMENT = (
+    b"<cac:AdditionalDocumentReference><cbc:ID>DOC1</cbc:ID><cbc:DocumentDescription>LISIBLE</cbc:DocumentDescription>"
+    b'<cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="facture.pdf">%s'
+    b"</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>"
+)
+_CII_ATTACHMENT = (
+    b"<ram:AdditionalReferencedDocument><ram:IssuerAssignedID>DOC1</ram:IssuerAssignedID><ram:TypeCode>916</ram:TypeCode>"
+    b'<ram:Name>LISIBLE</ram:Name><ram:AttachmentBinaryObject mimeCode="application/pdf" filename="facture.pdf">%s'
+    b"</ram:AttachmentBinaryObject></ram:AdditionalReferencedDocument>"
+)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("content", [b"JVBERi0xLjUK" * 2000, b" " * 6000, b" " * 5000 + b"JVBERi0xLjUK" * 500])
+@pytest.mark.parametrize("path", [UC1_UBL, UC11_UBL_EXTENDED, UC1_CII, UC12_CII_EXTENDED], ids=lambda p: p.name[:12])
+def test_a_long_attachment_reaches_the_french_rules_cut_with_the_same_findings(
+    registry: Registry, path: Path, content: bytes
+) -> None:
+    data = path.read_bytes()
+    if path in (UC1_UBL, UC11_UBL_EXTENDED):
+        at = data.index(b"<cac:AccountingSupplierParty>")
+        data = data[:at] + _UBL_ATTACHMENT % content + data[at:]
+    else:
+        at = data.index(b"</ram:AdditionalReferencedDocument>") + len(b"</ram:AdditionalReferencedDocument>")
+        data = data[:at] + _CII_ATTACHMENT % content + data[at:]
+    slim, full = Validator(rules_home=registry.home), Validator(rules_home=registry.home)
+    full._slim = False
+    cut, whole = slim.validate(data, rules_date=TODAY_RULES), full.validate(data, rules_date=TODAY_RULES)
+    assert cut.profile.startswith("fr-")
+    keys, _ = slim.packs_for(next(p for p in slim.profiles if p.name == cut.profile), TODAY_RULES)
+    assert slim._stages_for(next(p for p in slim.profiles if p.name == cut.profile), keys).slim_attachments
+    assert [f.model_dump() for f in cut.findings] == [f.model_dump() for f in whole.findings]

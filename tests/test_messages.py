@@ -80,6 +80,7 @@ def test_counts_per_pack(cat: Catalogue, official: list[tuple[str, str, str]]) -
         "zugferd-basic@2.5.2",
         "zugferd-en16931@2.5.2",
         "zugferd-extended@2.5.2",
+        *(f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")),
     }
 
 

@@ -396,6 +396,11 @@ ATTACHMENT_CONTENT_REVIEWED = {
     # and the mimeCode code list, or report the element as not used (test true()); other rules count them; the only
     # rule reading every leaf's text is the "no empty elements" one (context //*[not(*) and not(normalize-space())]).
     *(f"zugferd-{p}@2.5.2" for p in ("minimum", "basicwl", "basic", "en16931", "extended")),
+    # FNFE-MPE 1.4.0 / 1.4.0.03 (issue 31): BR-FR names no BinaryObject at all (BR-FR-17/18 read the document
+    # reference's description and type code); EXTENDED-CTC-FR's rules on a BinaryObject test @mimeCode, @filename
+    # and its existence (UBL-DT-06/07, BR-FREXT-CL-24, CII-DT-022, CII-SR-325), and no rule of the four reads every
+    # leaf's text (the wildcard contexts are //*[ends-with(name(), 'Amount')...] and '...DocumentContextParameter').
+    *(f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")),
 }
 
 
