@@ -89,8 +89,10 @@ def child(engine_name: str, what: str) -> dict[str, float]:
 
 def _run(engine: str, what: str) -> dict[str, float]:
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", engine, what], capture_output=True, text=True, check=True, timeout=900
+        [sys.executable, __file__, "--child", engine, what], capture_output=True, text=True, timeout=900
     )
+    if proc.returncode != 0:
+        sys.exit(f"{engine} {what}: {proc.stderr.strip().splitlines()[-1]}")
     result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
