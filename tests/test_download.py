@@ -47,6 +47,7 @@ EN_RELEASES = "github.com/ConnectingEurope/eInvoicing-EN16931/releases/download"
 CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/standard"
 PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
 PHIVE_432 = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+FNFE_LICENSE = "raw.githubusercontent.com/fnfempe/France_RFE/e9520ce398cc99bed4bab493773a494af8ca5aff/LICENSE"
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
@@ -188,6 +189,19 @@ def build_upstream(rulesets: Path, root: Path) -> None:
     for path in sorted((viewer / "xsl").rglob("*")):
         if path.is_file():
             _put(root, f"{viewer_raw}/src/xsl/{path.relative_to(viewer / 'xsl').as_posix()}", path.read_bytes())
+    # FNFE-MPE (issue 31): phive-rules keeps FNFE's release archives in phive-rules-france/docs/, everything under a
+    # top folder named like the archive (UBL/, CII/, Factur-X/, ... by profile); no licence inside: France_RFE's
+    # LICENSE is a file of that repository.
+    for version, name in (
+        ("1.4.0", "2026_06_30_FNFE_SCHEMATRONS_FR_CTC_V1.4.0"),
+        ("1.4.0.03", "2026_08_04_FNFE_RFE_INVOICE_V1.4.0.03"),
+    ):
+        fr = rulesets / "france" / version
+        members = {f"{name}/README.md": b"# stand-in"}
+        for syntax in ("UBL", "CII", "CDAR"):
+            members.update(_tree(fr / syntax, f"{name}/{syntax}/"))
+        _zip(root / f"{PHIVE_432}/phive-rules-france/docs/{name}.zip", members)
+        _put(root, FNFE_LICENSE, (fr / "LICENSE").read_bytes())
 
 
 @dataclass
@@ -274,8 +288,8 @@ def test_every_pack_installs_from_upstream_shaped_archives(
     copied = Registry(tmp_path / "home-shared", downloaded.manifests)
     notes: list[str] = []
     install(copied, shared / "rulesets", on_note=notes.append)
-    # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2
-    assert len(downloaded.installed()) == len(load_manifests()) == 31
+    # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2 + France 8
+    assert len(downloaded.installed()) == len(load_manifests()) == 39
     # the 2026-08-31 configuration comes only from its archive, which ../shared/rulesets does not hold
     assert {p.key for p in downloaded.installed()} - {p.key for p in copied.installed()} == {CONFIG_NEW}
     assert len(notes) == 1 and notes[0].startswith(f"{CONFIG_NEW} (in force from 2026-08-31) not installed")
@@ -500,8 +514,9 @@ def test_cli_sources_lists_every_address() -> None:
     # 15 + ZUGFeRD: 4 XSD files x 5 profiles, a stylesheet and a code db x 5, LICENSE and NOTICE (shared);
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
     # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs); + the viewer's 11 files; + issue 30:
-    # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of 2026-08-31
-    assert len(rows) == len(addresses(load_manifests().values())) == 78
+    # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of 2026-08-31; + France:
+    # 2 FNFE archives, France_RFE's LICENSE
+    assert len(rows) == len(addresses(load_manifests().values())) == 81
     for url, sha, packs in rows:
         assert url.startswith("https://") and len(sha) == 64 and packs
     by_url = {url: (sha, packs) for url, sha, packs in rows}

@@ -87,6 +87,7 @@ def test_counts_per_pack(cat: Catalogue, official: list[tuple[str, str, str]]) -
         "si-ubl@2.0.3.13",
         "nlcius-cii@1.0.3.13",
         "cius-pt@2.1.1",
+        *(f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")),
     }
 
 

@@ -42,6 +42,15 @@ def test_same_report_as_a_validator(pool: Pool, validator: Validator) -> None:
     assert not report.valid
 
 
+def test_a_french_invoice_gets_the_french_rules(pool: Pool, validator: Validator) -> None:
+    """Issue 31: a worker compiles the French packs on first use and gives the library's report."""
+    data = (CORPUS / "france" / "mutations" / "UC1_F202500003_00-INV_20250701_UBL.m7-0.xml").read_bytes()
+    report = asyncio.run(pool.validate(data))
+    expected = validator.validate(data)
+    assert report.model_dump(exclude={"timings_ms"}) == expected.model_dump(exclude={"timings_ms"})
+    assert report.profile == "fr-ctc-ubl-invoice" and "French CTC invoice" in str(report.profile_reason)
+
+
 def test_every_answer_belongs_to_its_document(pool: Pool) -> None:
     async def run() -> list[tuple[str | None, str]]:
         results = await asyncio.gather(*(pool.validate_json(d) for d in VARIANTS))

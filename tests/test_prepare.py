@@ -128,6 +128,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
     assert index is not None and index.version == PREPARATION_VERSION
     assert index.steps == step_versions(DEFAULT_STEPS) == {s.name: s.version for s in STEPS}
     assert list(index.steps) == [
+        "distribute-union-steps",
         "inline-code-db",
         "name-not-used-reports",
         "name-bracketed-asserts",
@@ -237,7 +238,7 @@ def test_other_steps_invalidate_the_copies(home: Registry) -> None:
     assert code == "ruleset.missing" and "isolate-rule-errors v3" in detail and "rulesets install" in detail
     body["steps"] = body["steps"][:1]
     index_path.write_text(json.dumps(body), encoding="utf-8")
-    with pytest.raises(RulesetError, match="prepared with the steps inline-code-db v1, this library needs"):
+    with pytest.raises(RulesetError, match="prepared with the steps distribute-union-steps v1, this library needs"):
         pack.prepared()
 
 

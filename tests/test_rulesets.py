@@ -39,6 +39,13 @@ EXPECTED_PACKS = {
     "si-ubl@2.0.3.13",
     "nlcius-cii@1.0.3.13",
     "cius-pt@2.1.1",
+    # French CTC rules (issue 31)
+    *(
+        f"fr-{kind}-{syntax}@{version}"
+        for kind in ("ctc", "extended-ctc")
+        for syntax in ("ubl", "cii")
+        for version in ("1.4.0", "1.4.0.03")
+    ),
 }
 
 

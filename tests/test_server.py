@@ -116,6 +116,18 @@ def test_an_invalid_invoice_is_a_report_with_all_findings(app: Any) -> None:
     assert {"ruleId", "severity", "location", "message", "source"} <= set(body["findings"][0])
 
 
+def test_a_french_invoice_gets_the_french_rules(app: Any) -> None:
+    """Issue 31: the French profile and why, FNFE's French text as message.fr (absent elsewhere)."""
+    data = (CORPUS / "france" / "mutations" / "F202500001_INV_20250201_CII_Commentee_EN16931.m7-0.xml").read_bytes()
+    body = call(app, "POST", VALIDATE, content=data, headers=XML).json()
+    assert body["profile"] == "fr-ctc-cii" and body["profileReason"].startswith("French CTC invoice: ")
+    french = [f for f in body["findings"] if f["ruleId"].startswith("BR-FR-")]
+    assert french and all(set(f["message"]) == {"en", "de", "fr"} for f in french)
+    assert all("fr" not in f["message"] for f in body["findings"] if f["source"].startswith("en16931"))
+    forced = call(app, "POST", VALIDATE + "?profile=en16931-cii", content=data, headers=XML).json()
+    assert forced["profile"] == "en16931-cii" and forced["profileReason"].startswith("chosen by the caller")
+
+
 def test_forced_profile(app: Any) -> None:
     assert call(app, "POST", VALIDATE + "?profile=xrechnung-3.0-ubl-invoice", content=GOOD, headers=XML).is_success
     doc = assert_problem(

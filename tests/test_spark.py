@@ -86,8 +86,9 @@ def _assert_same(row: dict[str, Any], expected: BatchResult, where: object) -> N
     report = expected.report
     assert report is not None
     assert row["error_code"] is None, (where, row["error_detail"])
-    got = (row["profile"], row["syntax"], row["document_type"], row["spec_id"], row["valid"], row["accepted"])
-    want = (report.profile, report.syntax, report.document_type, report.spec_id, report.valid, report.accepted)
+    got = (row["profile"], row["profile_reason"], row["syntax"], row["document_type"], row["spec_id"], row["valid"])
+    want = (report.profile, report.profile_reason, report.syntax, report.document_type, report.spec_id, report.valid)
+    assert row["accepted"] == report.accepted, where
     assert got == want, where
     wire = [f.model_dump(mode="json", by_alias=True) for f in report.findings]
     assert _wire(row["findings"]) == wire, where
@@ -185,6 +186,18 @@ def test_national_cius_files(spark: SparkSession, validator: Validator) -> None:
         assert row["profile"] in ("cius-pt-ubl-invoice", "nlcius-cii") and row["profile"] == report.profile
         assert _wire(row["findings"]) == [f.model_dump(mode="json", by_alias=True) for f in report.findings]
     assert sorted(r["valid"] for r in rows) == [False, True, True, True, True, True, True, True]  # BR-NL-10
+
+
+def test_a_french_invoice_gets_the_french_rules(spark: SparkSession, validator: Validator) -> None:
+    """Issue 31: the French profile, why it was chosen, and FNFE's French texts beside English and German."""
+    path = CORPUS / "france" / "mutations" / "F202500001_INV_20250201_CII_Commentee_EN16931.m7-0.xml"
+    df = spark.createDataFrame([("FR", path.read_bytes())], "supplier string, xml binary")
+    (row,) = _rows(validate_column(df, "xml", keys="supplier"))
+    expected = validator.validate(path)
+    assert row["profile"] == expected.profile == "fr-ctc-cii"
+    assert row["profile_reason"] == expected.profile_reason and "French CTC invoice" in row["profile_reason"]
+    french = [f for f in row["findings"] if f["ruleId"].startswith("BR-FR-")]
+    assert french and all(f["message"]["fr"] and f["message"]["de"] for f in french)
 
 
 def test_explode_findings_counts_rules(spark: SparkSession, corpus_files: list[Path]) -> None:

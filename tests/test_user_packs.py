@@ -82,6 +82,7 @@ def test_layered_on_xrechnung_with_its_findings(tmp_path: Path, registry: Regist
     official = validator.validate(XR_DOC)
     assert official.profile == "xrechnung-3.0-ubl-invoice" and official.accepted is True
     assert ours.profile == "xrechnung-3.0-ubl-invoice+house"
+    assert "a user profile on xrechnung-3.0-ubl-invoice" in str(ours.profile_reason)
     assert ours.packs == (*official.packs, KEY)
     house = [f for f in ours.findings if f.source == KEY]
     assert [(f.rule_id, f.flag, f.severity) for f in house] == [("HOUSE-01", "fatal", Severity.ERROR)]

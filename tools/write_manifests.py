@@ -499,6 +499,90 @@ IN_FORCE.update(
     }
 )
 # ---- end of National CIUS ---------------------------------------------------------------------------------------
+# ---- French CTC rules (issue 31) --------------------------------------------------------------------------------
+# FNFE-MPE's validation artefacts for XP Z12-012 V1.4 ("BR-FR"), versions 1.4.0 (2026-06-30) and 1.4.0.03 (2026-08-04),
+# as FNFE ships them compiled (2xslt/): per syntax the BR-FR-Flux2 rules (the standard variant: every rule fatal, as
+# phive-rules registers them) and EXTENDED-CTC-FR (the French extended profile, run instead of CEN). Each file is a
+# member of the release archive as committed in phax/phive-rules (docs/; 1.4.0 = the fnfe-mpe.org archive, 1.4.0.03 =
+# phive's trimmed copy of the GitHub source archive of fnfempe/France_RFE tag v1.4.0.03), the licence France_RFE's
+# LICENSE (Apache 2.0) at the commit SOURCES.md records. The _WARNING variants, the CDAR (lifecycle message) rules and
+# the archives' copies of CEN and Factur-X are not packs here (SOURCES.md, "French CTC").
+FR_PHIVE_DOCS = f"https://raw.githubusercontent.com/phax/phive-rules/{PEPPOL_PHIVE}/phive-rules-france/docs/"
+FR_LICENSE = "https://raw.githubusercontent.com/fnfempe/France_RFE/e9520ce398cc99bed4bab493773a494af8ca5aff/LICENSE"
+FR_RELEASES = {
+    # version: (archive name, folder inside the archive, release text)
+    "1.4.0": (
+        "2026_06_30_FNFE_SCHEMATRONS_FR_CTC_V1.4.0.zip",
+        "2026_06_30_FNFE_SCHEMATRONS_FR_CTC_V1.4.0",
+        "FNFE-MPE V1.4.0 (2026-06-30): the fnfe-mpe.org release archive, as committed in phive-rules docs/",
+    ),
+    "1.4.0.03": (
+        "2026_08_04_FNFE_RFE_INVOICE_V1.4.0.03.zip",
+        "2026_08_04_FNFE_RFE_INVOICE_V1.4.0.03",
+        "FNFE-MPE 1.4.0.03 (2026-08-04): fnfempe/France_RFE tag v1.4.0.03, phive-rules' copy in docs/",
+    ),
+}
+ARCHIVE_SHA256.update(
+    {
+        FR_PHIVE_DOCS + "2026_06_30_FNFE_SCHEMATRONS_FR_CTC_V1.4.0.zip": (
+            "9c77785655cb8fde7dbc7329363073763f9f53204e219af274ba1393a8cdf7de"
+        ),
+        FR_PHIVE_DOCS + "2026_08_04_FNFE_RFE_INVOICE_V1.4.0.03.zip": (
+            "27f11b728e5afc8dc103de6287379b64889c9e8bbc4eb4b6fd785d897aec314d"
+        ),
+    }
+)
+FRENCH_PACKS = (
+    # pack id, syntax, stylesheet (relative to the version folder), title
+    ("fr-ctc-ubl", "ubl", "UBL/EN16931/2xslt/BR-FR-Flux2-Schematron-UBL.xslt", "French CTC rules BR-FR (UBL)"),
+    ("fr-ctc-cii", "cii", "CII/EN16931/2xslt/BR-FR-Flux2-Schematron-CII.xslt", "French CTC rules BR-FR (CII)"),
+    (
+        "fr-extended-ctc-ubl",
+        "ubl",
+        "UBL/EXTENDED-CTC-FR/2xslt/EXTENDED-CTC-FR-UBL.xslt",
+        "French EXTENDED-CTC-FR profile rules (UBL; a modified copy of CEN 1.3.16 + BR-FREXT)",
+    ),
+    (
+        "fr-extended-ctc-cii",
+        "cii",
+        "CII/EXTENDED-CTC-FR/2xslt/EXTENDED-CTC-FR-CII.xslt",
+        "French EXTENDED-CTC-FR profile rules (CII; Factur-X EXTENDED rules + BR-FREXT)",
+    ),
+)
+for version, (archive, folder, release) in FR_RELEASES.items():
+    archive_url = FR_PHIVE_DOCS + archive
+    for pack_id, syntax, sheet, title in FRENCH_PACKS:
+        PACKS.append(
+            {
+                "id": pack_id,
+                "version": version,
+                "kind": "schematron",
+                "syntax": syntax,
+                "title": f"FNFE-MPE {version}: {title}",
+                "source_dir": f"france/{version}",
+                "files": [sheet, "LICENSE"],
+                "entries": {"stylesheet": sheet},
+                "licence": "Apache-2.0 (fnfempe/France_RFE LICENSE; the .sch headers name an 'EUPL 1.4.0')",
+                "upstream": {
+                    "repository": "https://github.com/phax/phive-rules",
+                    "release": release,
+                    "commit": PEPPOL_PHIVE,
+                },
+                "archives": [archive_url],
+                "sources": {sheet: f"{archive_url}#{folder}/{sheet}", "LICENSE": FR_LICENSE},
+            }
+        )
+# FNFE-MPE's note (V1.4.0, "APPLICATION"): 1.4.0 applies on reception from its publication (2026-06-30), on sending
+# from 2026-09-01; phive-rules registers 1.4.0 and 1.4.0.03 from 2026-09-01, 1.4.0 deprecated. Here: 1.4.0 from its
+# publication, 1.4.0.03 (the hotfix phive runs) from 2026-09-01, when it replaces 1.4.0 (latest start wins). No
+# version before 2026-06-30 is shipped (1.3.1): a rules date before then is a rules-date error for these profiles.
+IN_FORCE.update(
+    {
+        **{f"{pack_id}@1.4.0": ("2026-06-30", None) for pack_id, *_ in FRENCH_PACKS},
+        **{f"{pack_id}@1.4.0.03": ("2026-09-01", None) for pack_id, *_ in FRENCH_PACKS},
+    }
+)
+# ---- end of French CTC rules -----------------------------------------------------------------------------------
 # The official XRechnung viewer (issue 25): KoSIT's stylesheets that map UBL/CII to the semantic model (xr:invoice)
 # and render it as HTML, with their German and English labels and the page's CSS. Only what `show` runs is installed:
 # not the viewer's scripts (the page carries none) nor its XSL-FO stylesheets (the PDF is printed from the HTML).
@@ -603,6 +687,11 @@ SI_UBL_ERROR_CASES = [
         "error_no_customizationid",
     )
 ]
+FRENCH_EXAMPLES = {
+    "title": "AFNOR example invoices of XP Z12-012 annex B V1.2 and XP Z12-014 annex B V1.3 (UBL and CII, EN16931 "
+    "and EXTENDED-CTC-FR): valid with the French profiles",
+    "folders": ["france/xp-z12-012-annexB-v1.2", "france/xp-z12-014-annexB-v1.3"],
+}
 ACCEPTANCE: dict[str, dict[str, object]] = {
     **{f"en16931-{syntax}@{v}": EN_EXAMPLES[syntax] for syntax in ("ubl", "cii") for v in ("1.3.15", "1.3.16")},
     **{f"xrechnung-{syntax}@2.5.0": XRECHNUNG_CASES for syntax in ("ubl", "cii")},
@@ -645,6 +734,16 @@ ACCEPTANCE: dict[str, dict[str, object]] = {
         "exclude": ["NLCIUS-CII_error_BR-NL-10.xml"],
     },
     "cius-pt@2.1.1": {"title": "phive-rules CIUS-PT 2.1.1 test files: valid", "folders": ["national/cius-pt"]},
+    # French CTC rules (issue 31): the official AFNOR example invoices (XP Z12-012 annex B V1.2, XP Z12-014 annex B
+    # V1.3; corpus/france/README.md: all valid), each with the French profile its markers and BT-24 choose; the
+    # seeded mutations (corpus/france/mutations/) are not in the folders. The eight packs share the set: a document
+    # whose plan does not run the pack (the other syntax; the EN16931 examples for EXTENDED-CTC-FR) is left out.
+    **{
+        f"fr-{kind}-{syntax}@{version}": FRENCH_EXAMPLES
+        for kind in ("ctc", "extended-ctc")
+        for syntax in ("ubl", "cii")
+        for version in ("1.4.0", "1.4.0.03")
+    },
 }
 
 
@@ -707,6 +806,11 @@ ATTACHMENT_CONTENT_REVIEWED = {
     "ubl-be@1.31",
     "si-ubl@2.0.3.13",
     "nlcius-cii@1.0.3.13",
+    # FNFE-MPE 1.4.0 / 1.4.0.03 (issue 31): BR-FR names no BinaryObject at all (BR-FR-17/18 read the document
+    # reference's description and type code); EXTENDED-CTC-FR's rules on a BinaryObject test @mimeCode, @filename
+    # and its existence (UBL-DT-06/07, BR-FREXT-CL-24, CII-DT-022, CII-SR-325), and no rule of the four reads every
+    # leaf's text (the wildcard contexts are //*[ends-with(name(), 'Amount')...] and '...DocumentContextParameter').
+    *(f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")),
 }
 
 

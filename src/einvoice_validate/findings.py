@@ -58,11 +58,14 @@ class _Model(BaseModel):
 
 
 class Message(_Model):
-    """A finding's text in English and German; ``ro`` only where the rule pack is Romanian (CIUS-RO)."""
+    """A finding's text in English and German; extra language keys only where the rule pack speaks another
+    language: ``ro`` (CIUS-RO's Romanian), ``fr`` (FNFE-MPE's French rules); None and absent from the wire form
+    otherwise."""
 
     en: str
     de: str
     ro: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    fr: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Finding(_Model):
@@ -128,6 +131,14 @@ class Report(_Model):
         "ZUGFeRD / Factur-X PDF (details in pdf)",
     )
     pdf: PdfEnvelope | None = Field(default=None, exclude_if=lambda v: v is None)
+    profile_reason: str | None = Field(
+        default=None,
+        alias="profileReason",
+        exclude_if=lambda v: v is None,
+        description="Why this profile ran, in English: chosen by the caller, or which specification identifier "
+        "(BT-24), envelope and French CTC markers matched (profiles.profile_reason); absent in reports of older "
+        "releases",
+    )
     packs: tuple[str, ...] = Field(description="The packs that ran, as id@version, in order")
     version_choices: tuple[VersionChoice, ...] = Field(
         default=(), alias="versionChoices", description="The packs whose version the rules date chose, and why"

@@ -1,4 +1,5 @@
-"""The message catalogue: every rule's text in English and German (Romanian too for CIUS-RO), and its terms.
+"""The message catalogue: every rule's text in English and German (Romanian too for CIUS-RO, French for FNFE-MPE's
+French rules), and its terms.
 
 The catalogue is data written by the project, ``rulesets/messages/*.toml`` (one file per rule family). Per rule
 id it holds one entry per distinct official text ("variant": the same id can say different things in CEN 1.3.15,
@@ -8,11 +9,12 @@ id it holds one entry per distinct official text ("variant": the same id can say
     official = "An Invoice shall have a Specification identifier (BT-24)."
     de = "Eine Rechnung muss eine Spezifikationskennung (BT-24) enthalten."
 
-``official`` is the pack's text without its leading ``[rule-id]-`` label, whitespace normalised, with ``{1}``,
-``{2}``, ... where the stylesheet inserts runtime values (``xsl:value-of``). ``lang`` says which language the
-official text is in: ``en`` (default; ``en`` is then the official text), ``de`` (XRechnung writes some rules in
-German; ``de`` is then the official text and ``en`` is ours) or ``ro+en`` (CIUS-RO's "Romanian #English"; ``ro``
-and ``en`` are its two halves). ``terms`` (optional) overrides the BT/BG ids read from the texts.
+``official`` is the pack's text without its leading ``[rule-id]-`` (or ``[rule-id] :``) label, whitespace
+normalised, with ``{1}``, ``{2}``, ... where the stylesheet inserts runtime values (``xsl:value-of``). ``lang`` says
+which language the official text is in: ``en`` (default; ``en`` is then the official text), ``de`` (XRechnung writes
+some rules in German; ``de`` is then the official text and ``en`` is ours), ``ro+en`` (CIUS-RO's "Romanian
+#English"; ``ro`` and ``en`` are its two halves) or ``fr`` (FNFE-MPE's French rules: the official text is the
+finding's ``fr``, ``en`` and ``de`` are ours). ``terms`` (optional) overrides the BT/BG ids read from the texts.
 
 At validation time :meth:`Catalogue.render` finds the variant whose official text matches the text the pack
 produced, takes the runtime values out of it and puts them into the other languages. The catalogue never invents
@@ -58,9 +60,9 @@ __all__ = [
 
 CATALOGUE_DIR = bundled_dir() / "messages"
 
-Lang = Literal["en", "de", "ro+en"]
+Lang = Literal["en", "de", "ro+en", "fr"]
 
-_LABEL = re.compile(r"^\s*\[[^\]]*\]\s*-?\s*")
+_LABEL = re.compile(r"^\s*\[[^\]]*\]\s*[-:]?\s*")
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
 _TERM = re.compile(r"\bB[TG]-\d+\b")
 
@@ -69,7 +71,7 @@ SAME_TEXT_ALLOWED: frozenset[str] = frozenset()
 
 
 def split_label(text: str) -> str:
-    """The official text without its leading ``[BR-01]-`` label, whitespace normalised."""
+    """The official text without its leading ``[BR-01]-`` (or ``[BR-FR-01/BT-1] :``) label, whitespace normalised."""
     return " ".join(_LABEL.sub("", text, count=1).split())
 
 
@@ -109,12 +111,14 @@ class Variant:
     terms: tuple[str, ...] | None = None
     _regex: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
 
-    def text(self, language: Literal["en", "de", "ro"]) -> str | None:
+    def text(self, language: Literal["en", "de", "ro", "fr"]) -> str | None:
         """The template in ``language`` (the official text where that is the official language)."""
         if language == "en":
             return self.official if self.lang == "en" else self.en
         if language == "de":
             return self.official if self.lang == "de" else self.de
+        if language == "fr":
+            return self.official if self.lang == "fr" else None
         return self.ro
 
     @property
@@ -226,9 +230,15 @@ class Catalogue:
             en = variant.text("en")
             de = variant.text("de")
             ro = variant.text("ro")
+            fr = variant.text("fr")
             if en and de:
                 return Rendered(
-                    Message(en=fill(en, values), de=fill(de, values), ro=fill(ro, values) if ro else None),
+                    Message(
+                        en=fill(en, values),
+                        de=fill(de, values),
+                        ro=fill(ro, values) if ro else None,
+                        fr=fill(fr, values) if fr else None,
+                    ),
                     variant.all_terms(),
                     variant,
                 )
@@ -248,8 +258,8 @@ def _variant(rule_id: str, raw: Mapping[str, object]) -> Variant:
     if unknown:
         raise ValueError(f"{rule_id}: unknown fields {sorted(unknown)}")
     lang = raw.get("lang", "en")
-    if lang not in ("en", "de", "ro+en"):
-        raise ValueError(f"{rule_id}: lang must be en, de or ro+en, not {lang!r}")
+    if lang not in ("en", "de", "ro+en", "fr"):
+        raise ValueError(f"{rule_id}: lang must be en, de, ro+en or fr, not {lang!r}")
     terms = raw.get("terms")
 
     def text(name: str) -> str | None:
@@ -316,7 +326,7 @@ def catalogue_problems(cat: Catalogue) -> list[str]:
     problems = []
     for rule_id, variants in cat.entries.items():
         for v in variants:
-            texts = {lang: v.text(lang) for lang in ("en", "de", "ro")}
+            texts = {lang: v.text(lang) for lang in ("en", "de", "ro", "fr")}
             where = f"{rule_id} ({v.official[:50]}...)"
             for lang in ("en", "de"):
                 if not (texts[lang] or "").strip():
@@ -330,7 +340,7 @@ def catalogue_problems(cat: Catalogue) -> list[str]:
             if len({tuple(h) for h in holders.values()}) > 1:
                 problems.append(f"{where}: placeholders differ {holders}")
             # BT/BG ids: en and de must name the same ones (CIUS-RO's two halves sometimes differ upstream)
-            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k != "ro"}
+            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k not in ("ro", "fr")}
             if len({tuple(t) for t in terms.values()}) > 1:
                 problems.append(f"{where}: BT/BG ids differ {terms}")
     return problems
@@ -372,7 +382,7 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
     """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
     from lxml import etree
 
-    from .rulesets.prepare import bracketed_id, not_used_id
+    from .rulesets.prepare import assigned_id
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
@@ -385,9 +395,9 @@ def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
             if text_el is None:
                 continue
             template = _template(text_el)
-            # The id the preparation gives an id-less assertion (rulesets.prepare: name-not-used-reports,
-            # name-bracketed-asserts).
-            rid = not_used_id(_rule_id(el), template) or bracketed_id("".join(str(t) for t in text_el.itertext()))
+            # The id the preparation gives an id-less "not used" report or an id-less assertion with a bracketed id
+            # (rulesets.prepare, name-not-used-reports, name-bracketed-asserts).
+            rid = assigned_id(_rule_id(el), "".join(str(t) for t in text_el.itertext()))
             if rid is None:
                 continue
             key = (rid, template)
@@ -419,6 +429,8 @@ def family_file(rule_id: str, pack_key: str) -> str:
         return "peppol.toml"  # the Peppol rules and their national rules (Peppol's texts of PEPPOL-* ids too)
     if pack_key.startswith("zugferd-"):  # the Factur-X packs' own texts, also of the EN 16931 rules they restate
         return "facturx.toml"
+    if pack_key.startswith("fr-"):  # FNFE-MPE's French rules, and their texts of the CEN / Factur-X rules they copy
+        return "france.toml"
     for pattern, name in _FAMILIES:
         if re.match(pattern, rule_id):
             return name

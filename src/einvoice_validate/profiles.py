@@ -1,7 +1,9 @@
 """Profiles: which packs run on which document, loaded as data from ``rulesets/profiles.toml``.
 
 Matching follows the KoSIT validator's scenarios: the root element and the exact specification identifier
-(first match in file order wins); a profile can also be forced by name.
+(first match in file order wins); a profile can also be forced by name. A profile may also require a content
+condition (``requires = "fr-ctc"``: the document carries the French CTC markers, :mod:`.france`), and
+:func:`profile_reason` says in words why a report's profile was chosen (``Report.profile_reason``).
 
 Versions by date (issue 15): a Schematron entry ``id@version`` pins that version; ``id@v1|v2`` lists versions and
 ``id@*`` means every version the manifests know: :meth:`Profile.packs_on` picks, per entry, the version in force on
@@ -38,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag, VersionChoice
+from .france import french_markers
 from .parse import Document, DocumentType, Envelope
 from .rulesets.configuration import Scenario
 from .rulesets.manifest import Manifest, bundled_dir
@@ -54,6 +57,7 @@ __all__ = [
     "load_user_profiles",
     "match_profile",
     "parse_rules_date",
+    "profile_reason",
     "select_profile",
     "split_entry",
 ]
@@ -147,6 +151,9 @@ class Profile(BaseModel):
     unchecked_extensions: dict[str, str] = {}
     """Spec-id substring → rules a document with it also claims and no installed pack of this profile checks (the
     SI-UBL G-account extension): such a document gets an INFO finding saying so (``profile.extension-not-checked``)."""
+    requires: Literal["fr-ctc"] | None = None
+    """Match only documents that also carry the French CTC markers (:func:`~einvoice_validate.france.french_markers`):
+    the profiles of the French e-invoicing rules, whose documents have no specification identifier of their own."""
     provided_by: Literal["official", "user"] = "official"
     extends: str | None = None
     """A user profile: the official profile it is layered on."""
@@ -373,11 +380,11 @@ class Profile(BaseModel):
             return False
         if self.envelope is not None and document.envelope != self.envelope:
             return False
-        if self.match == "any":
-            return True
         if self.match == "exact":
-            return any(s in self.spec_ids for s in document.spec_ids)
-        return any(known in s for s in document.spec_ids for known in self.spec_ids)
+            found = any(s in self.spec_ids for s in document.spec_ids)
+        else:
+            found = self.match == "any" or any(known in s for s in document.spec_ids for known in self.spec_ids)
+        return found and (self.requires is None or bool(french_markers(document)))
 
     def unchecked_for(self, document: Document) -> tuple[str, ...]:
         """The :attr:`unchecked_extensions` the document's spec id claims, in profile order."""
@@ -464,6 +471,7 @@ class UserProfile(BaseModel):
             verdict=base.verdict,
             envelope=base.envelope,
             unchecked_extensions=base.unchecked_extensions,
+            requires=base.requires,
             custom_levels={**base.custom_levels, **self.custom_levels},
             provided_by="user",
             extends=base.name,
@@ -535,3 +543,32 @@ def select_profile(document: Document, profiles: tuple[Profile, ...], name: str 
             reason="profile-mismatch",
         )
     return profile
+
+
+def profile_reason(document: Document, profile: Profile, forced: bool) -> str:
+    """Why ``profile`` runs on ``document``, in one English sentence (``Report.profile_reason``): forced by the caller,
+    or which specification identifier (BT-24), envelope and French CTC markers matched; a document that carries the
+    French markers but got another profile says so."""
+    spec = f"BT-24 '{document.spec_id}'" if document.spec_id is not None else "no BT-24"
+    markers = french_markers(document)
+    where = " of a document taken out of a PDF" if profile.envelope == "pdf" else ""
+    if forced:
+        found = f"; it carries French CTC markers ({'; '.join(markers)})" if markers else ""
+        return f"chosen by the caller ({spec}){found}"
+    if profile.match == "any":
+        reason = f"no other profile matches this {document.document_type} document ({spec}): the EN 16931 rules"
+    elif profile.match == "exact":
+        reason = f"{spec}{where} is one of this profile's specification identifiers"
+    else:
+        known = next((k for s in document.spec_ids for k in profile.spec_ids if k in s), "")
+        reason = f"{spec}{where} contains '{known}'"
+    if profile.provided_by == "user":
+        reason += f" (a user profile on {profile.extends})"
+    if profile.requires == "fr-ctc":
+        return f"French CTC invoice: {'; '.join(markers)}; {reason}"
+    if markers:
+        reason += (
+            f"; it carries French CTC markers ({'; '.join(markers)}), but the French rules apply only to the "
+            "specification identifiers the French profiles name (README, France)"
+        )
+    return reason

@@ -175,6 +175,7 @@ FINDING_TYPE: StructType = finding_struct()
 
 RESULT_FIELDS: tuple[StructField, ...] = (
     StructField("profile", StringType(), True),
+    StructField("profile_reason", StringType(), True),
     StructField("syntax", StringType(), True),
     StructField("document_type", StringType(), True),
     StructField("spec_id", StringType(), True),
@@ -189,6 +190,8 @@ RESULT_FIELDS: tuple[StructField, ...] = (
 ``findings`` (possibly empty), and null ``error_*``; a document that could not be validated has only
 ``error_code`` (one of the API's codes), ``error_reason`` and ``error_detail``. ``accepted`` is the KoSIT verdict
 (XRechnung profiles), null elsewhere."""
+_REPORT_COLUMNS = frozenset(f.name for f in RESULT_FIELDS) - {"error_code", "error_reason", "error_detail", "findings"}
+"""The result columns a report fills (null for a document that could not be validated)."""
 
 
 def result_schema(keys: Sequence[StructField] = (StructField("path", StringType(), False),)) -> StructType:
@@ -290,7 +293,7 @@ def validate_files(
         .where(F.col("length") > cap)
         .select(
             F.col("path"),
-            *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS[:6]],
+            *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS if f.name in _REPORT_COLUMNS],
             F.lit("invoice.too-large").alias("error_code"),
             F.lit("bytes").alias("error_reason"),
             F.format_string(f"the document has %d bytes or more; the limit is {cap} bytes", F.col("length")).alias(
@@ -600,6 +603,7 @@ def _result(validator: Validator, document: bytes | str | None, profile: str | N
 def _report_row(report: Report) -> dict[str, Any]:
     return {
         "profile": report.profile,
+        "profile_reason": report.profile_reason,
         "syntax": report.syntax,
         "document_type": report.document_type,
         "spec_id": report.spec_id,

@@ -19,7 +19,7 @@ from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .locations import Locator
 from .parse import Document, Source, load
-from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, select_profile
+from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, profile_reason, select_profile
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
@@ -159,12 +159,14 @@ class Validator:
         start = time.perf_counter()
         document = load(source, self.limits)
         timings["parse"] = _ms(start)
-        chosen = select_profile(document, self.profiles, profile or self.profile)
+        forced = profile or self.profile
+        chosen = select_profile(document, self.profiles, forced)
         plan = self.plan_for(chosen, rules_date)
         findings = list(self._run(document, chosen, timings, plan))
         valid = not any(f.severity is Severity.ERROR for f in findings)
         return Report(
             profile=chosen.name,
+            profile_reason=profile_reason(document, chosen, forced is not None),
             syntax=document.syntax,
             document_type=document.document_type,
             spec_id=document.spec_id,

@@ -105,7 +105,11 @@ def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: s
         f'<code class="rule">{escape(f.rule_id)}</code>' + (f" · {' · '.join(where)}" if where else "") + "</p>"
         f'<p class="text" lang="de"><span class="lang">de</span> {escape(f.message.de)}</p>'
         f'<p class="text" lang="en"><span class="lang">en</span> {escape(f.message.en)}</p>'
-        + (f'<p class="text" lang="ro"><span class="lang">ro</span> {escape(f.message.ro)}</p>' if f.message.ro else "")
+        + "".join(
+            f'<p class="text" lang="{code}"><span class="lang">{code}</span> {escape(text)}</p>'
+            for code, text in (("ro", f.message.ro), ("fr", f.message.fr))
+            if text
+        )
         + '<p class="meta">'
         + (f"{escape(words['terms'])}: {escape(terms)} · " if terms else "")
         + f"{escape(words['source'])}: {escape(f.source)}</p>"
@@ -139,7 +143,9 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str, view: 
         )
         return "".join(parts)
     parts.append(
-        f"<dl><dt>{escape(words['profile'])}</dt><dd>{escape(report.profile)}</dd>"
+        f"<dl><dt>{escape(words['profile'])}</dt><dd>{escape(report.profile)}"
+        + (f' <span class="meta" lang="en">({escape(report.profile_reason)})</span>' if report.profile_reason else "")
+        + "</dd>"
         f"<dt>{escape(words['packs'])}</dt><dd>{escape(', '.join(report.packs))}</dd>"
         + (f"<dt>BT-24</dt><dd><code>{escape(report.spec_id)}</code></dd>" if report.spec_id else "")
         + (f"<dt>SBDH</dt><dd>{escape(words['sbdh'])}</dd>" if report.envelope == "sbdh" else "")

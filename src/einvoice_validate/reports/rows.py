@@ -10,7 +10,7 @@ from . import Outcome
 
 __all__ = ["ROW_KEYS", "row"]
 
-ROW_KEYS = ("file", "profile", "envelope", "valid", "accepted", "findings", "error")
+ROW_KEYS = ("file", "profile", "profileReason", "envelope", "valid", "accepted", "findings", "error")
 """The jsonl contract; ``pdf`` follows for a PDF only, ``timingsMs`` only with ``--timings``."""
 
 
@@ -19,6 +19,7 @@ def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "file": outcome.name,
         "profile": report.profile if report else None,
+        "profileReason": report.profile_reason if report else None,
         "envelope": report.envelope if report else None,
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,

@@ -93,8 +93,22 @@ marked as not used in the given context.", "Attribute @schemeID' marked as not u
 the catalogue and the profile's severity overrides can name; the text (which element) and the location stay.
 
 ``name-bracketed-asserts`` (v1, issue 22) gives an id-less assertion whose text starts with its rule id in brackets
-(SI-UBL 2.0.3.13: ``[BII2-T10-R001]``, ``[SI-V20-INV-R000]``, ``[SI-INV-R000]``) that id (:func:`bracketed_id`). Any
-other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each assertion's id).
+that id (:func:`bracketed_id`): SI-UBL 2.0.3.13's ``[BII2-T10-R001]``, ``[SI-V20-INV-R000]``, ``[SI-INV-R000]`` and
+FNFE's EXTENDED-CTC-FR-CII ``[BR-CO-27]-Either the IBAN…`` (no flag either) and ``[BR-FXEXT-04]-To ensure…``
+(issue 31), where the ``.sch`` forgot the ``id``: the label is the id the pack itself means (FNFE's ``.sch`` has
+the same rule, disabled, with ``id="BR-CO-27"``; its BR-FXEXT-04 is Factur-X's, word for word). The reference
+reports them with no id; a finding here never has an empty one. The flag stays as the pack gives it (none: an
+error). Any other assertion without an id still fails the preparation (``isolate-rule-errors`` needs each
+assertion's id). :func:`assigned_id` says which id a finding of a given assertion has after the preparation.
+
+``distribute-union-steps`` (v1, issue 31) rewrites each template match pattern with a parenthesised union as an
+inner step, ``P/(C | D)/E`` (XSLT 3.0 pattern syntax; FNFE's UBL BR-FR rule BR-FR-MV-14, modes M81/M82), into the
+equivalent union of patterns ``P/C/E | P/D/E``, which Saxon-HE 9.9 (the ``saxon-java`` engine) compiles; SaxonC
+compiles either. A node matches the one exactly when it matches the other, and every alternative keeps the
+template's explicit priority, so the same templates fire on the same nodes (``tests/test_france.py`` compares the
+findings of the official and the rewritten stylesheet under SaxonC, and under Saxon 9.9, on the French corpus and on
+documents written to trigger BR-FR-MV-14). A parenthesised step with a predicate of its own, or an alternative in it
+that is not a relative path, is left as it is (an engine that cannot compile it then says so at compile time).
 """
 
 from __future__ import annotations
@@ -118,6 +132,7 @@ from .registry import InstalledPack
 __all__ = [
     "DEFAULT_STEPS",
     "NOT_USED_ID",
+    "NO_ID_PREFIX",
     "PREPARATION_VERSION",
     "PREPARED_DIR",
     "PREPARED_INDEX",
@@ -128,7 +143,9 @@ __all__ = [
     "PreparedEntry",
     "PreparedIndex",
     "Step",
+    "assigned_id",
     "bracketed_id",
+    "distribute_union_steps",
     "not_used_id",
     "prepare_pack",
     "prepare_pack_dir",
@@ -785,7 +802,8 @@ def _name_bracketed_asserts(root: etree._Element) -> None:
     its rule id in brackets. SI-UBL 2.0.3.13's four "SI-UBL-VERSION" assertions ([BII2-T10-R001] "An invoice MUST
     have a customization identifier", twice; [SI-V20-INV-R000]; [SI-INV-R000]) carry no ``id`` attribute: the
     reference reports them with no id, the message catalogue and ``isolate-rule-errors`` need one. The label is
-    the id the pack itself gives the rule; the text (label included) and the location stay."""
+    the id the pack itself gives the rule; the text (label included) and the location stay. FNFE's
+    EXTENDED-CTC-FR-CII has two more ([BR-CO-27], [BR-FXEXT-04]; issue 31)."""
     for kept in root.iter(*_KEPT):
         if kept.get("id") is not None or _static_xsl_attribute(kept, "id") is not None:
             continue
@@ -793,6 +811,52 @@ def _name_bracketed_asserts(root: etree._Element) -> None:
         found = bracketed_id("".join(str(t) for t in text_el.itertext())) if text_el is not None else None
         if found is not None:
             kept.set("id", found)
+
+
+def assigned_id(rule_id: str | None, text: str) -> str | None:
+    """The id a finding of an assertion with official id ``rule_id`` and text ``text`` (with its label, if any) has
+    after the preparation: its own; for an id-less one :data:`NOT_USED_ID` (a Factur-X "not used" report, step
+    ``name-not-used-reports``) or the text's leading ``[rule id]`` (step ``name-bracketed-asserts``); else None (the
+    preparation refuses it)."""
+    return not_used_id(rule_id, " ".join(text.split())) or bracketed_id(text)
+
+
+def distribute_union_steps(pattern: str) -> str:
+    """``pattern`` with each parenthesised union that is an inner step of an alternative (``P/(C | D)/E``) distributed
+    over the alternatives (``P/C/E | P/D/E``); the pattern unchanged when it has none (step ``distribute-union-steps``).
+    """
+    alternatives = _alternatives(pattern)
+    out: list[str] = []
+    changed = False
+    for alternative in alternatives:
+        expanded = _distributed(alternative)
+        changed = changed or expanded != [alternative]
+        out.extend(expanded)
+    return " | ".join(out) if changed else pattern
+
+
+def _distributed(alternative: str) -> list[str]:
+    steps = [s.strip() for s in _split_top(alternative, "/")]
+    for i, step in enumerate(steps):
+        if i == 0 or not step.startswith("(") or _closing_paren(step) != len(step) - 1:
+            continue  # a first step (A | B)[p] is XSLT 3.0 too, but Saxon 9.9 compiles it; or not a bare (…)
+        inner = _alternatives(step[1:-1])
+        if len(inner) < 2 or any(a.startswith("/") or not a for a in inner):
+            continue
+        return [
+            expanded for choice in inner for expanded in _distributed("/".join([*steps[:i], choice, *steps[i + 1 :]]))
+        ]
+    return [alternative]
+
+
+def _distribute_union_steps(root: etree._Element) -> None:
+    """Step ``distribute-union-steps`` on every template match pattern."""
+    for template in root.iter(_x("template")):
+        match = template.get("match")
+        if match is not None and "(" in match:
+            rewritten = distribute_union_steps(match)
+            if rewritten != match:
+                template.set("match", rewritten)
 
 
 def resource_reads(root: etree._Element) -> list[str]:
@@ -877,6 +941,7 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
+    Step("distribute-union-steps", 1, _distribute_union_steps),
     Step("inline-code-db", 1, _inline_code_db, uses_resources=True),
     Step("name-not-used-reports", 1, _name_not_used_reports),
     Step("name-bracketed-asserts", 1, _name_bracketed_asserts),
@@ -885,7 +950,11 @@ STEPS: tuple[Step, ...] = (
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
 )
-"""Every step, in the order they are applied."""
+"""Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
+match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
+``isolate-rule-errors`` copies the pattern into a rule error's context); the steps that only set ids
+(``name-not-used-reports``, ``name-bracketed-asserts``) come before ``isolate-rule-errors``, which needs every
+assertion's id for the rule errors it writes."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies."""
