@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="text (people), json or jsonl (the same rows), junit (CI), sarif (code scanning), html (one page)",
     )
     val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
-    val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for valid documents")
+    val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for documents without errors or warnings")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
@@ -412,7 +412,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             report, error = result.report, result.error
             if error is not None:
                 worst = EXIT_ERROR
-            elif report is not None and not report.valid:
+            elif report is not None and (not report.valid or report.accepted is False):  # rejected: exit 1
                 worst = max(worst, EXIT_INVALID)
             if progress is not None and progress.clear_before_output:
                 progress.clear()
@@ -452,7 +452,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
     where = f" -> {args.output}" if args.output is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
-    return EXIT_VALID if report.valid else EXIT_INVALID
+    return EXIT_VALID if report.valid and report.accepted is not False else EXIT_INVALID
 
 
 def _require_for(engine: str | None, files: Sequence[str]) -> None:
