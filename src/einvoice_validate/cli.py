@@ -526,7 +526,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         accepted = f", acceptance set passed on {record.get('documents')} document(s)" if record else ""
         print(f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted})", file=out)
         for code, rel, detail in problems:
-            print(f"  {code}: {rel}: {detail}", file=out)
+            print(f"  {code}: {rel + ': ' if rel else ''}{detail}", file=out)
         if problems:
             broken.append(key)
     for key in absent:
@@ -614,6 +614,9 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
 def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .rulesets import install
     from .rulesets.download import MIRROR_ENV
+    from .rulesets.installer import check_source
+
+    check_source(args.source)  # a --from folder that is not there: one line, exit 2 (issue 27)
 
     mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
     user_only = bool(args.packs) and all(
