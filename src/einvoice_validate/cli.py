@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="text (people), json or jsonl (the same rows), junit (CI), sarif (code scanning), html (one page)",
     )
     val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
-    val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for documents without errors or warnings")
+    val.add_argument("-q", "--quiet", action="store_true", help="text: only documents with errors or warnings")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
