@@ -282,8 +282,6 @@ def _not_installed(stand_in: StandIn, plan: Plan, severity: Severity) -> Finding
 def _near_miss(document: Document, ran: Profile, miss: NearMiss, severity: Severity) -> Finding:
     """The ``profile.near-miss`` finding (catalogue variants: 0 the id names the family and the closest profile
     matches exact ids, 1 by substring; 2 and 3 the same where only the PDF's XMP names it; 4 the closest ran)."""
-    from .messages import catalogue
-
     spec = document.spec_id or ""
     closest = miss.closest
     known = ", ".join(f"'{k}'" for k in closest.spec_ids)
@@ -296,16 +294,8 @@ def _near_miss(document: Document, ran: Profile, miss: NearMiss, severity: Sever
     else:
         values = (spec, miss.family.name, closest.name, known, f"{ran.title} ({ran.name})")
         variant = 0 if closest.match == "exact" else 1
-    return Finding(
-        rule_id=NEAR_MISS,
-        severity=severity,
-        flag="error" if severity is Severity.ERROR else "warning",
-        stage="input",
-        location=None,
-        message=catalogue().render_code(NEAR_MISS, values, variant=variant),
-        terms=("BT-24",),
-        source=f"einvoice-validate@{__version__}",
-    )
+    flag = "error" if severity is Severity.ERROR else "warning"
+    return _note(NEAR_MISS, values, variant).model_copy(update={"severity": severity, "flag": flag})
 
 
 def _generic_note(document: Document, profile: Profile) -> Finding:
