@@ -232,7 +232,7 @@ def test_pdf_gives_the_findings_of_its_xml(
     assert isinstance(result, Report), result
     assert result.envelope == "pdf" and result.pdf is not None
     assert not result.pdf.pdfa_checked
-    same = validator.validate(extracted, profile=result.profile)
+    same = validator.validate(extracted, profile=None if result.profile.startswith("en16931-") else result.profile)
     assert _key(result) == _key(same)
     # The PDF's EN 16931 invoices run the Factur-X EN16931 profile: the reference's plan-zugferd.tsv run.
     if result.profile == "zugferd-en16931":

@@ -126,6 +126,7 @@ def test_project_codes_have_texts(cat: Catalogue) -> None:
         {
             RUNTIME_ERROR,
             "profile.en16931-only",
+            "profile.near-miss",
             EXTENSION_NOTE,
             "rules.version-not-installed",
             *ERROR_CODES,

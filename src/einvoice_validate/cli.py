@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="text (people), json or jsonl (the same rows), junit (CI), sarif (code scanning), html (one page)",
     )
     val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
-    val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for valid documents")
+    val.add_argument("-q", "--quiet", action="store_true", help="text: only documents with errors or warnings")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
@@ -412,7 +412,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             report, error = result.report, result.error
             if error is not None:
                 worst = EXIT_ERROR
-            elif report is not None and not report.valid:
+            elif report is not None and (not report.valid or report.accepted is False):  # rejected: exit 1
                 worst = max(worst, EXIT_INVALID)
             if progress is not None and progress.clear_before_output:
                 progress.clear()
@@ -452,7 +452,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
     where = f" -> {args.output}" if args.output is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
-    return EXIT_VALID if report.valid else EXIT_INVALID
+    return EXIT_VALID if report.valid and report.accepted is not False else EXIT_INVALID
 
 
 def _require_for(engine: str | None, files: Sequence[str]) -> None:
@@ -526,7 +526,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         accepted = f", acceptance set passed on {record.get('documents')} document(s)" if record else ""
         print(f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted})", file=out)
         for code, rel, detail in problems:
-            print(f"  {code}: {rel}: {detail}", file=out)
+            print(f"  {code}: {rel + ': ' if rel else ''}{detail}", file=out)
         if problems:
             broken.append(key)
     for key in absent:
@@ -614,6 +614,9 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
 def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .rulesets import install
     from .rulesets.download import MIRROR_ENV
+    from .rulesets.installer import check_source
+
+    check_source(args.source)  # a --from folder that is not there: one line, exit 2 (issue 27)
 
     mirror = args.mirror or os.environ.get(MIRROR_ENV) or None
     user_only = bool(args.packs) and all(

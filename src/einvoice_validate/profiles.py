@@ -24,10 +24,17 @@ edition whose packs are all installed; a configuration alone missing: its editio
 and customLevels of the latest installed earlier configuration), and the plan lists a :class:`StandIn`, which the
 validator reports as a ``rules.version-not-installed`` finding. Nothing suitable installed at all is
 ``ruleset.missing``.
+
+Near misses (issue 27): a :class:`Family` (``[[family]]`` in ``profiles.toml``) names the profiles of one
+specification (XRechnung, Peppol BIS, ...) and the marks by which a document claims it. :func:`near_miss` finds a
+document that claims a family in a version or form none of its profiles knows (it fell to the EN 16931 fallback, or
+a substring-matched profile ran on an id the family does not list): the validator reports it
+(``profile.near-miss``) and withholds acceptance where the family has a verdict.
 """
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,16 +53,20 @@ from .rulesets.configuration import Scenario
 from .rulesets.manifest import Manifest, bundled_dir
 
 __all__ = [
+    "Family",
     "Installed",
+    "NearMiss",
     "Plan",
     "Profile",
     "StandIn",
     "UserProfile",
     "all_profiles",
     "find_profile",
+    "load_families",
     "load_profiles",
     "load_user_profiles",
     "match_profile",
+    "near_miss",
     "parse_rules_date",
     "profile_reason",
     "select_profile",
@@ -572,3 +583,92 @@ def profile_reason(document: Document, profile: Profile, forced: bool) -> str:
             "specification identifiers the French profiles name (README, France)"
         )
     return reason
+
+
+class Family(BaseModel):
+    """A specification whose profiles a document may claim in a version or form none of them knows (a near miss,
+    see the module docstring): ``markers`` are case-insensitive substrings of BT-24 naming it, ``xmp_levels`` the
+    PDF XMP ``fx:ConformanceLevel`` values naming it, ``profiles`` the name prefixes of its profiles, and
+    ``known_ids`` (families matched by substring) the complete ids whose version its packs are for."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    markers: tuple[str, ...]
+    xmp_levels: tuple[str, ...] = ()
+    profiles: tuple[str, ...]
+    known_ids: tuple[str, ...] = ()
+
+    def owns(self, profile: Profile) -> bool:
+        name = profile.extends if profile.provided_by == "user" and profile.extends else profile.name
+        return name.startswith(self.profiles)
+
+    def named_by(self, document: Document) -> str | None:
+        """``"id"`` when BT-24 names this family, the XMP level when only the PDF's XMP metadata does, else None."""
+        if any(m.lower() in s.lower() for s in document.spec_ids for m in self.markers):
+            return "id"
+        level = document.pdf.conformance_level if document.pdf is not None else None
+        if level is not None and _norm_level(level) in {_norm_level(x) for x in self.xmp_levels}:
+            return level
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A document claiming ``family`` in a version or form none of its profiles knows: ``closest`` is the family's
+    profile for this document type with the most similar specification identifier; ``ran``: it ran all the same
+    (substring match, an id the family does not list); ``xmp_level``: only the PDF's XMP metadata named the family."""
+
+    family: Family
+    closest: Profile
+    ran: bool
+    xmp_level: str | None
+    verdict: bool
+    """Whether a profile of the family gives a verdict (``accepted``): a near miss is then not accepted."""
+
+
+@lru_cache(maxsize=4)
+def load_families(path: Path | None = None) -> tuple[Family, ...]:
+    """The families of ``profiles.toml`` (``[[family]]``), in file order."""
+    path = path or bundled_dir() / "profiles.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tuple(Family.model_validate(f) for f in raw.get("family", []))
+    except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise RulesetError("ruleset.invalid", f"cannot read the families {path}: {exc}") from exc
+
+
+def near_miss(
+    document: Document, chosen: Profile, profiles: tuple[Profile, ...], families: tuple[Family, ...] | None = None
+) -> NearMiss | None:
+    """The near miss of ``document``, which got ``chosen`` by matching (not forced), or None (module docstring).
+    A family with no profile for the document's type (Peppol CII, CIUS-RO CII) is no near miss: the fallback's
+    ``profile.en16931-only`` note stays."""
+    for family in load_families() if families is None else families:
+        if chosen.match == "any":
+            named = family.named_by(document)
+            if named is None:
+                continue
+            candidates = [p for p in profiles if family.owns(p) and p.root == chosen.root and p.match != "any"]
+            if not candidates:
+                continue
+            spec = document.spec_id or ""
+            closest = max(candidates, key=lambda p: max(_similar(spec, k) for k in p.spec_ids))
+            verdict = any(p.verdict is not None for p in profiles if family.owns(p))
+            return NearMiss(family, closest, False, None if named == "id" else named, verdict)
+        if (
+            family.owns(chosen)
+            and family.known_ids
+            and chosen.match == "contains"
+            and not any(s in family.known_ids for s in document.spec_ids)
+        ):
+            return NearMiss(family, chosen, True, None, chosen.verdict is not None)
+    return None
+
+
+def _similar(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _norm_level(level: str) -> str:
+    return "".join(level.upper().split())

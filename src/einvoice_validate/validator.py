@@ -19,7 +19,17 @@ from .findings import Finding, Report, Severity, VersionChoice
 from .limits import DEFAULT_LIMITS, Limits
 from .locations import Locator
 from .parse import Document, Source, load
-from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, profile_reason, select_profile
+from .profiles import (
+    NearMiss,
+    Plan,
+    Profile,
+    StandIn,
+    all_profiles,
+    find_profile,
+    near_miss,
+    profile_reason,
+    select_profile,
+)
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
@@ -31,6 +41,8 @@ GENERIC_PROFILE_NOTE = "profile.en16931-only"
 EXTENSION_NOTE = "profile.extension-not-checked"
 VERSION_NOT_INSTALLED = "rules.version-not-installed"
 """The finding of a version in force on the rules date that the rules home lacks (:class:`~.profiles.StandIn`)."""
+NEAR_MISS = "profile.near-miss"
+"""The finding of a specification id naming a known family in a version or form no profile knows (issue 27)."""
 MAX_PLANS = 1024
 """Plans kept per validator (one per profile and rules date met); beyond, the cache starts over."""
 
@@ -60,6 +72,10 @@ class Validator:
             version in force on the rules date is not installed and which one ran instead (see
             :meth:`Profile.plan_on`): ``WARNING`` (default) or ``ERROR`` (strict callers: such a report is
             never valid).
+        near_miss: the severity of the ``profile.near-miss`` finding, which says that the document's specification
+            identifier names a known family (XRechnung, Peppol BIS, ...) in a version or form none of its profiles
+            knows (:func:`~.profiles.near_miss`): ``WARNING`` (default) or ``ERROR`` (strict callers: such a report
+            is never valid). Either way, where the family gives a verdict the report is not accepted.
     """
 
     def __init__(
@@ -72,10 +88,14 @@ class Validator:
         engine: str | None = None,
         rules_date: date | None = None,
         version_not_installed: Severity = Severity.WARNING,
+        near_miss: Severity = Severity.WARNING,
     ) -> None:
         if version_not_installed not in (Severity.WARNING, Severity.ERROR):
             raise ValueError(f"version_not_installed must be WARNING or ERROR, not {version_not_installed!r}")
         self.version_not_installed = Severity(version_not_installed)
+        if near_miss not in (Severity.WARNING, Severity.ERROR):
+            raise ValueError(f"near_miss must be WARNING or ERROR, not {near_miss!r}")
+        self.near_miss = Severity(near_miss)
         self.engine = get_engine(engine)
         self.rules_date = rules_date
         self.registry = Registry(rules_home)
@@ -162,8 +182,12 @@ class Validator:
         forced = profile or self.profile
         chosen = select_profile(document, self.profiles, forced)
         plan = self.plan_for(chosen, rules_date)
-        findings = list(self._run(document, chosen, timings, plan))
+        miss = None if forced is not None else near_miss(document, chosen, self.profiles)
+        findings = list(self._run(document, chosen, timings, plan, miss))
         valid = not any(f.severity is Severity.ERROR for f in findings)
+        accepted = valid if chosen.verdict == "kosit" else None
+        if miss is not None and miss.verdict:
+            accepted = False  # a near miss of a family with a verdict: never accepted (README, near misses)
         return Report(
             profile=chosen.name,
             profile_reason=profile_reason(document, chosen, forced is not None),
@@ -176,7 +200,7 @@ class Validator:
             version_choices=plan.choices,
             findings=tuple(findings),
             valid=valid,
-            accepted=valid if chosen.verdict == "kosit" else None,
+            accepted=accepted,
             timings_ms=timings,
         )
 
@@ -186,13 +210,19 @@ class Validator:
         """The findings of one document, stage by stage, lazily (later packs run only if iterated)."""
         timings: dict[str, float] = {}
         document = load(source, self.limits)
-        chosen = select_profile(document, self.profiles, profile or self.profile)
-        yield from self._run(document, chosen, timings, self.plan_for(chosen, rules_date))
+        forced = profile or self.profile
+        chosen = select_profile(document, self.profiles, forced)
+        miss = None if forced is not None else near_miss(document, chosen, self.profiles)
+        yield from self._run(document, chosen, timings, self.plan_for(chosen, rules_date), miss)
 
-    def _run(self, document: Document, profile: Profile, timings: dict[str, float], plan: Plan) -> Iterator[Finding]:
+    def _run(
+        self, document: Document, profile: Profile, timings: dict[str, float], plan: Plan, miss: NearMiss | None = None
+    ) -> Iterator[Finding]:
         for stand_in in plan.stand_ins:
             yield _not_installed(stand_in, plan, self.version_not_installed)
-        if profile.match == "any" and not profile.knows_spec_id(document):
+        if miss is not None:
+            yield _near_miss(document, profile, miss, self.near_miss)
+        elif profile.match == "any" and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
         for rules in profile.unchecked_for(document):
             yield _extension_note(document, profile, rules)
@@ -247,6 +277,25 @@ def _not_installed(stand_in: StandIn, plan: Plan, severity: Severity) -> Finding
         message=catalogue().render_code(VERSION_NOT_INSTALLED, values, variant=0 if stand_in.kind == "pack" else 1),
         source=f"einvoice-validate@{__version__}",
     )
+
+
+def _near_miss(document: Document, ran: Profile, miss: NearMiss, severity: Severity) -> Finding:
+    """The ``profile.near-miss`` finding (catalogue variants: 0 the id names the family and the closest profile
+    matches exact ids, 1 by substring; 2 and 3 the same where only the PDF's XMP names it; 4 the closest ran)."""
+    spec = document.spec_id or ""
+    closest = miss.closest
+    known = ", ".join(f"'{k}'" for k in closest.spec_ids)
+    if miss.ran:
+        values: tuple[str, ...] = (spec, miss.family.name, ", ".join(f"'{k}'" for k in miss.family.known_ids))
+        values, variant = (*values, closest.name), 4
+    elif miss.xmp_level is not None:
+        values = (miss.xmp_level, miss.family.name, spec, closest.name, known, f"{ran.title} ({ran.name})")
+        variant = 2 if closest.match == "exact" else 3
+    else:
+        values = (spec, miss.family.name, closest.name, known, f"{ran.title} ({ran.name})")
+        variant = 0 if closest.match == "exact" else 1
+    flag = "error" if severity is Severity.ERROR else "warning"
+    return _note(NEAR_MISS, values, variant).model_copy(update={"severity": severity, "flag": flag})
 
 
 def _generic_note(document: Document, profile: Profile) -> Finding:

@@ -40,7 +40,8 @@ class TextReport:
     """Writes each outcome as it arrives; :meth:`close` writes the summary.
 
     Args:
-        quiet: nothing for valid documents (the summary still counts them).
+        quiet: nothing for documents without an ERROR or WARNING finding (the summary still counts them); a
+            document with one is shown in full.
         errors_only: only ERROR findings (warnings and information are counted, not listed).
     """
 
@@ -71,8 +72,8 @@ class TextReport:
             print(f"{name}: {label}: {meaning} ({error.code})", file=self.out)
             self.printed = True
             return
-        if report.valid and self.quiet:
-            return
+        if self.quiet and report.valid and report.accepted is not False and not _flagged(report.findings):
+            return  # -q hides a document only when it has neither an ERROR nor a WARNING (issue 27)
         counts = severity_counts(report.findings)
         verdict = self._paint("valid", words["valid"]) if report.valid else self._paint("invalid", words["invalid"])
         if report.accepted is not None:
@@ -105,3 +106,7 @@ class TextReport:
     def close(self) -> None:
         summary = words_summary(self.tally, self.lang)
         print(("\n" if self.printed else "") + summary, file=self.out)
+
+
+def _flagged(findings: tuple[Finding, ...]) -> bool:
+    return any(f.severity in (Severity.ERROR, Severity.WARNING) for f in findings)

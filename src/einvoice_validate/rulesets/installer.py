@@ -37,13 +37,22 @@ from .manifest import UNKNOWN_SHA256, Manifest
 from .prepare import prepare_pack_dir
 from .registry import INSTALLED_MANIFEST, InstalledPack, Registry, sha256_file
 
-__all__ = ["MAX_MEMBER_BYTES", "AcceptanceCheck", "install", "is_unpacked_layout"]
+__all__ = ["MAX_MEMBER_BYTES", "AcceptanceCheck", "check_source", "install", "is_unpacked_layout"]
 
 AcceptanceCheck = Callable[[InstalledPack], None]
 """Runs an installed pack's acceptance set; raises :class:`RulesetError` when the pack fails it."""
 
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 """No file extracted from an archive may be larger (the largest official file is about 2 MB)."""
+
+
+def check_source(source: Path | str | None) -> None:
+    """A ``--from`` folder that does not exist (or is not a folder) is ``ruleset.install-failed`` in one line,
+    before anything is installed (issue 27; the per-file lookups would name the first file instead)."""
+    if source is None or Path(source).is_dir():
+        return
+    what = "not a directory" if Path(source).exists() else "directory not found"
+    raise RulesetError("ruleset.install-failed", f"{what}: {source}")
 
 
 def install(
@@ -67,6 +76,7 @@ def install(
     that archive can vouch for it), which validation then reports as a version known but not installed.
 
     Returns the installed packs; raises :class:`RulesetError` naming the pack and file on failure."""
+    check_source(source)
     explicit = packs is not None
     keys = list(packs) if packs is not None else sorted(registry.manifests)
     unknown = [k for k in keys if k not in registry.manifests]

@@ -102,9 +102,7 @@ class InstalledPack:
         index = read_index(self.directory)
         reinstall = f"run `einvoice-validate rulesets install {self.key}` again (add `--from DIR` without a network)"
         if index is None:
-            raise RulesetError(
-                "ruleset.missing", f"pack {self.key} has no prepared stylesheets in {self.directory}; {reinstall}"
-            )
+            raise RulesetError("ruleset.missing", self._not_prepared())
         if index.version != PREPARATION_VERSION:
             raise RulesetError(
                 "ruleset.missing",
@@ -166,15 +164,7 @@ class InstalledPack:
         try:
             index = read_index(self.directory)
             if index is None:
-                return [
-                    (
-                        "ruleset.missing",
-                        PREPARED_INDEX,
-                        "no prepared stylesheets (installed by an older version); "
-                        f"run `einvoice-validate rulesets install {self.key}` again "
-                        "(add `--from DIR` without a network)",
-                    )
-                ]
+                return [("ruleset.missing", "", self._not_prepared())]
             path, expected = self.prepared(name)
         except RulesetError as exc:
             return [(exc.code, PREPARED_INDEX, exc.detail)]
@@ -188,9 +178,25 @@ class InstalledPack:
             return [("ruleset.corrupt", rel.path, f"sha256 {actual}, {PREPARED_INDEX} says {expected}")]
         return []
 
+    def _not_prepared(self) -> str:
+        """Why a pack without prepared stylesheets cannot run, and the command that prepares it: a user pack copied
+        into the rules home but not installed yet (issue 27), or an official pack installed by an older version."""
+        command = f"`einvoice-validate rulesets install {self.key}`"
+        if self.manifest.provided_by == "user":
+            return (
+                f"pack {self.key} is in the rules home ({self.directory}) but not installed yet: run {command} "
+                "(checks its files' sha256 and prepares it; nothing is fetched)"
+            )
+        return (
+            f"pack {self.key} has no prepared stylesheets in {self.directory} (installed by an older version); "
+            f"run {command} again (add `--from DIR` without a network)"
+        )
+
     def verify(self) -> None:
-        """Raise :class:`RulesetError` naming the pack and the first bad file, if any."""
+        """Raise :class:`RulesetError` naming the pack and the first bad file (or the pack's state), if any."""
         for code, rel, detail in self.problems():
+            if not rel:  # the pack as a whole (not prepared yet)
+                raise RulesetError(code, detail)
             raise RulesetError(code, f"pack {self.key}: file {rel} ({self.directory / rel}): {detail}")
 
 
