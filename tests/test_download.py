@@ -402,6 +402,7 @@ def test_a_pack_known_only_by_its_archive_needs_that_archive(server: Server, tmp
         install(Registry(tmp_path / "a", manifests), unpacked, [CONFIG_NEW])
     assert info.value.code == "ruleset.install-failed" and "can only come from the archive" in info.value.detail
     # asked for by name from a folder without its archive: missing; in the default set: skipped, with a note
+    (tmp_path / "empty").mkdir()
     with pytest.raises(RulesetError) as missing:
         install(Registry(tmp_path / "b", manifests), tmp_path / "empty", [CONFIG_NEW])
     assert missing.value.code == "ruleset.missing"
