@@ -23,6 +23,7 @@ from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, profil
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
+from .values import TermValues
 from .xsd import XsdStage
 
 __all__ = ["ENGINES", "Validator", "engine_name"]
@@ -91,6 +92,7 @@ class Validator:
         self._plans: dict[tuple[str, date], Plan] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
+        self._values = TermValues(self.registry, self.engine)  # the findings' values (values.py)
 
     def packs_for(
         self, profile: Profile, rules_date: date | None = None
@@ -163,6 +165,10 @@ class Validator:
         chosen = select_profile(document, self.profiles, forced)
         plan = self.plan_for(chosen, rules_date)
         findings = list(self._run(document, chosen, timings, plan))
+        if any(f.terms for f in findings):  # only then: a valid invoice costs nothing
+            start = time.perf_counter()
+            findings = self._values.attach(document, findings)
+            timings["values"] = _ms(start)
         valid = not any(f.severity is Severity.ERROR for f in findings)
         return Report(
             profile=chosen.name,
