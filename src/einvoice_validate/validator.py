@@ -23,7 +23,7 @@ from .profiles import Plan, Profile, StandIn, all_profiles, find_profile, profil
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
-from .values import TermValues
+from .values import TermValues, wants_values
 from .xsd import XsdStage
 
 __all__ = ["ENGINES", "Validator", "engine_name"]
@@ -165,7 +165,7 @@ class Validator:
         chosen = select_profile(document, self.profiles, forced)
         plan = self.plan_for(chosen, rules_date)
         findings = list(self._run(document, chosen, timings, plan))
-        if any(f.terms for f in findings):  # only then: a valid invoice costs nothing
+        if any(wants_values(f) for f in findings):  # only then: a valid invoice costs nothing
             start = time.perf_counter()
             findings = self._values.attach(document, findings)
             timings["values"] = _ms(start)
