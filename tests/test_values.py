@@ -181,3 +181,44 @@ def test_pick_values_nearest_and_capped() -> None:
     # a long value is cut; a term the document lacks gives nothing
     [note] = pick_values(values, _finding(None, "BT-22", "BT-1"))
     assert len(note.value) == MAX_VALUE_CHARS and note.value.endswith("…")
+
+
+def _date(value: str, location: str) -> str:
+    # the mapping writes a CII date (format 102, 20160101) as the viewer shows it (2016-01-01); the document's own
+    # text is what values.py reports
+    if "DateTimeString" in location and len(value) == 8 and value.isdigit():
+        return f"{value[:4]}-{value[4:6]}-{value[6:]}"
+    return value
+
+
+EXAMPLES_DIR = "corpus/en16931-examples"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ubl/ubl-tc434-creditnote1.xml",
+        "ubl/ubl-tc434-example1.xml",
+        "ubl/ubl-tc434-example5.xml",
+        "cii/CII_example1.xml",
+        "cii/CII_example5.xml",
+        "cii/CII_example8.xml",
+    ],
+)
+def test_paths_read_from_the_stylesheet_agree_with_running_it(validator: Validator, shared: Path, name: str) -> None:
+    """Every term values.py reads without running the mapping: the same elements and values as the mapping."""
+    from einvoice_validate.parse import load
+    from einvoice_validate.values import node_values
+
+    document = load(shared / EXAMPLES_DIR / name)
+    term_values = validator._values
+    viewer = term_values._viewer_or_none()
+    assert viewer is not None
+    paths = term_values._mapping_paths(viewer, document.document_type)
+    assert len(paths.known) > 120  # most of EN 16931's 160-odd terms
+    known = set(paths.known)
+    ours = node_values(paths.values(document.tree.getroot(), known))
+    theirs = term_values._run_mapping(viewer, document, known)
+    mine = {(t, v.location, _date(v.value, v.location or "")) for t, vs in ours.items() for _, v in vs}
+    official = {(t, v.location, v.value) for t, vs in theirs.items() for _, v in vs}
+    assert len(official) > 20 and mine == official

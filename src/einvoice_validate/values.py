@@ -1,18 +1,22 @@
 """The values of the business terms a finding names (``BT-112 = 994.18``), read from the invoice itself.
 
-The rules name their business terms (``Finding.terms``); the document holds them. Where each term sits in UBL or
-CII is read from the official XRechnung viewer's semantic model (KoSIT's ``xr:invoice``, the mapping step of
-:mod:`.render.viewer`): every element there is named by its business term (``xr:id="BT-112"``) and points back at
-its source element (``xr:src``), for UBL Invoice, UBL CreditNote and CII alike. So no term path is written here.
+The rules name their business terms (``Finding.terms``); the document holds them. Where each term sits in UBL
+Invoice, UBL CreditNote and CII is not written here: it is read from the official XRechnung viewer's mapping
+stylesheet (KoSIT's UBL/CII → semantic model step, :mod:`.render.viewer`), whose templates name each term
+(``mode="BT-112"``). :class:`MappingPaths` reads the stylesheet once per document type and evaluates its
+``apply-templates`` chains with lxml on the parsed document, for the terms the findings name only (well under a
+millisecond). The few terms the stylesheet maps otherwise (``for-each-group``, ``xsl:if``, literal ``xr:id``s: the
+notes, BT-23/24, the payment instructions) are taken from the mapping run on the document (the semantic model's
+``xr:id`` and ``xr:src``), about 10 ms.
 
-The model is built only for a document with at least one finding that names a term (a valid invoice costs
-nothing), once per document. Where a term repeats (an invoice line's BT-131, a VAT breakdown's BT-117), the values
-nearest the finding's element are kept: those whose source shares the longest path with the finding's location
-below the root (the finding's own line, its own VAT breakdown), never those of another instance of a repeated
-element the finding is in (a finding on line 2 that lacks BT-146 shows no BT-146 at all, not line 1's); a finding
-on the document as a whole keeps the first ones. At most :data:`MAX_PER_TERM` values per term and :data:`MAX_PER_FINDING` per finding, each cut at
-:data:`MAX_VALUE_CHARS` characters. Without the viewer pack (``xrechnung-visualization``) installed, or
-when the official mapping stops on the document, findings carry no values (never an error).
+Only a rule's finding that names a term (:func:`wants_values`) asks for values, so a valid invoice costs nothing.
+Where a term repeats (an invoice line's BT-131, a VAT breakdown's BT-117), the values nearest the finding's element
+are kept: those whose source shares the longest path with the finding's location below the root (the finding's own
+line, its own VAT breakdown), never those of another instance of a repeated element the finding is in (a finding on
+line 2 that lacks BT-146 shows no BT-146 at all, not line 1's); a finding on the document as a whole keeps the first
+ones. At most :data:`MAX_PER_TERM` values per term and :data:`MAX_PER_FINDING` per finding, each cut at
+:data:`MAX_VALUE_CHARS` characters. Without the viewer pack (``xrechnung-visualization``) installed, or when the
+official mapping stops on the document, findings carry no values (never an error).
 """
 
 from __future__ import annotations
@@ -101,14 +105,16 @@ def node_values(nodes: dict[str, list[object]]) -> ModelValues:
     for term, found in nodes.items():
         for node in found:
             if isinstance(node, etree._Element):  # its string value, as the mapping takes it
-                text, location = "".join(node.itertext()), readable_path(node)
+                text, location = "".join(str(t) for t in node.itertext()), readable_path(node)
             else:
                 parent = getattr(node, "getparent", lambda: None)()
                 if parent is None:
                     continue
                 text, location = str(node), f"{readable_path(parent)}/@{getattr(node, 'attrname', '')}"
             if text.strip():
-                values.setdefault(term, []).append((_steps(location), TermValue(term=term, value=_cut(text), location=location)))
+                values.setdefault(term, []).append(
+                    (_steps(location), TermValue(term=term, value=_cut(text), location=location))
+                )
     return values
 
 
@@ -144,9 +150,12 @@ _PLAIN = {_XSL + "variable", _XSL + "sequence"}  # between a template and its ap
 _EXISTS = re.compile(r"(?<![\w.:-])(exists|empty)\s*\(")
 _CALL = re.compile(r"([\w.:-]+)\s*\(")
 _XPATH1 = frozenset(
-    "not count last position string concat contains starts-with normalize-space substring substring-before "
-    "substring-after string-length translate boolean true false number sum floor ceiling round name local-name "
-    "namespace-uri text node comment processing-instruction lang".split()
+    (
+        *("not", "count", "last", "position", "string", "concat", "contains", "starts-with", "normalize-space"),
+        *("substring", "substring-before", "substring-after", "string-length", "translate", "boolean", "true"),
+        *("false", "number", "sum", "floor", "ceiling", "round", "name", "local-name", "namespace-uri", "text"),
+        *("node", "comment", "processing-instruction", "lang"),
+    )
 )
 
 
@@ -159,6 +168,7 @@ def _xpath(expression: str, namespaces: dict[str, str]) -> etree.XPath:
     if unknown:
         raise ValueError(f"not XPath 1.0: {', '.join(sorted(unknown))}")
     return etree.XPath(expression, namespaces=namespaces)
+
 
 Node = object
 """An element, or an attribute value (lxml's string result, which knows its parent and name)."""
@@ -264,9 +274,12 @@ class MappingPaths:
                 for apply in template.applies:
                     if not (self._reach.get(apply.mode, {apply.mode}) & terms):
                         continue
-                    for child in apply.select(node):  # type: ignore[union-attr]
+                    for child in apply.select(node):  # type: ignore[arg-type,union-attr]
                         if apply.mode in terms and not apply.mode.startswith("BG"):
-                            if any(t.match is None or _key(child) in matching(t.match) for t in self.templates.get(apply.mode, ())):
+                            if any(
+                                t.match is None or _key(child) in matching(t.match)
+                                for t in self.templates.get(apply.mode, ())
+                            ):
                                 found.setdefault(apply.mode, []).append(child)
                         else:
                             visit(child, apply.mode)

@@ -123,7 +123,9 @@ def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: s
     return (
         f'<div class="finding {f.severity.value}">'
         f'<p><span class="sev">{escape(severity_label(f.severity, lang))}</span> '
-        f'<code class="rule">{escape(f.rule_id)}</code>{times}' + (f" · {' · '.join(where)}" if where else "") + "</p>"
+        f'<code class="rule">{escape(f.rule_id)}</code>{times}'
+        + (f" · {' · '.join(where)}" if where else "")
+        + "</p>"
         + "".join(
             f'<p class="text" lang="{code}"><span class="lang">{code}</span> {escape(text)}</p>'
             for code, text in (*texts, ("ro", f.message.ro), ("fr", f.message.fr))
