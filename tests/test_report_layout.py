@@ -122,3 +122,14 @@ def test_profile_problem_comes_first(registry: Registry, shared: Path) -> None:
     assert profile < page.index('<code class="rule">CII-DT-031</code>')
     assert page.index("Which rules ran") < profile
     assert page.count('<code class="rule">profile.en16931-only</code>') == 1  # not again under Information
+
+
+def test_long_locations_are_printed_whole_in_a_browser(tmp_path: Path) -> None:
+    """Headless Chromium prints the page: a location wider than the page is wrapped, so all of it is on paper
+    (an overflowing one is cut at the page's edge, as issue 27 saw it at ``…SpecifiedLineTradeAgreem``)."""
+    from tests.test_html_browser import _printed
+
+    deep = LONG + "".join(f"/ram:IncludedNote[{n}]/ram:SubjectCode" for n in range(2, 4))
+    page = html_report([Outcome("a.xml", _report(_finding("CII-DT-031", deep)), None)])
+    printed = "".join(_printed(page, tmp_path).split())
+    assert deep in printed
