@@ -33,6 +33,7 @@ FINDING_KEYS = {
     "column",
     "message",
     "terms",
+    "values",
     "source",
     "packLocation",
 }

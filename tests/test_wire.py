@@ -186,7 +186,7 @@ def test_report_with_errors_is_invoice_invalid_with_all_findings() -> None:
     assert "BR-DE-15" in doc["detail"] and "BR-DE-21" not in doc["detail"]
     api_members = {"ruleId", "severity", "location", "message", "source"}
     assert api_members <= set(doc["findings"][0])
-    extras = {"flag", "stage", "line", "column", "terms", "packLocation"}
+    extras = {"flag", "stage", "line", "column", "terms", "values", "packLocation"}
     assert set(doc["findings"][0]) - api_members == extras
     assert set(FINDING_EXTRA_MEMBERS) == extras
     assert doc["findings"][0]["message"] == {"en": "e", "de": "d"}

@@ -20,6 +20,7 @@ __all__ = [
     "Report",
     "Severity",
     "Stage",
+    "TermValue",
     "VersionChoice",
     "severity_of_flag",
 ]
@@ -68,6 +69,16 @@ class Message(_Model):
     fr: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
+class TermValue(_Model):
+    """The value a business term has in the document (``values.py``): ``BT-112 = 994.18``."""
+
+    term: str = Field(description="The business term (BT- id) the finding names")
+    value: str = Field(description="Its text in the document, whitespace collapsed, cut at 80 characters")
+    location: str | None = Field(
+        description="The element it was read from, as a readable path (/Invoice/cac:InvoiceLine[2]/cbc:ID)"
+    )
+
+
 class Finding(_Model):
     """One rule violation or note, with the official rule id untouched."""
 
@@ -83,6 +94,11 @@ class Finding(_Model):
     column: int | None = None
     message: Message
     terms: tuple[str, ...] = Field(default=(), description="The EN 16931 business terms (BT-/BG- ids) concerned")
+    values: tuple[TermValue, ...] = Field(
+        default=(),
+        description="The values of those terms read from the document, near the finding's element where the term "
+        "repeats (values.py); empty when the document holds none or the viewer pack is not installed",
+    )
     source: str = Field(description="Which pack said it, as id@version")
     pack_location: str | None = Field(
         default=None,

@@ -33,6 +33,7 @@ from .profiles import (
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
 from .schematron.engines import ENGINES, engine_name, get_engine
+from .values import TermValues, wants_values
 from .xsd import XsdStage
 
 __all__ = ["ENGINES", "Validator", "engine_name"]
@@ -111,6 +112,7 @@ class Validator:
         self._plans: dict[tuple[str, date], Plan] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
+        self._values = TermValues(self.registry, self.engine)  # the findings' values (values.py)
 
     def packs_for(
         self, profile: Profile, rules_date: date | None = None
@@ -184,6 +186,10 @@ class Validator:
         plan = self.plan_for(chosen, rules_date)
         miss = None if forced is not None else near_miss(document, chosen, self.profiles)
         findings = list(self._run(document, chosen, timings, plan, miss))
+        if any(wants_values(f) for f in findings):  # only then: a valid invoice costs nothing
+            start = time.perf_counter()
+            findings = self._values.attach(document, findings)
+            timings["values"] = _ms(start)
         valid = not any(f.severity is Severity.ERROR for f in findings)
         accepted = valid if chosen.verdict == "kosit" else None
         if miss is not None and miss.verdict:

@@ -45,9 +45,12 @@ __all__ = [
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_MEMBERS = ("type", "title", "status", "code", "detail", "instance")
-FINDING_EXTRA_MEMBERS = ("flag", "stage", "line", "column", "terms", "packLocation")
+FINDING_EXTRA_MEMBERS = ("flag", "stage", "line", "column", "terms", "values", "packLocation")
 """Members of a finding beyond the API's five: the raw flag of the pack, the stage (input, xsd, schematron), the
-line and column (XSD findings), the EN 16931 business terms concerned."""
+line and column (XSD findings), the EN 16931 business terms concerned, the values of those terms in the document
+(``values``: a list of ``{"term": "BT-112", "value": "994.18", "location": "/Invoice/cac:LegalMonetaryTotal/
+cbc:TaxInclusiveAmount"}``, :class:`~einvoice_validate.findings.TermValue`, read by :mod:`.values`; empty when the
+document holds none), the pack's own location."""
 
 ISSUE_INSTANCE = "/v1/invoices"
 """The instance of ``invoice.invalid`` on the API's issuing path."""

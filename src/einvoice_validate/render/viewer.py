@@ -398,6 +398,16 @@ class Viewer:
         for lang in langs or LANGS:
             self._html(lang)
 
+    def model(self, document: Document) -> etree._Element:
+        """The invoice's semantic model alone (the mapping step, no HTML, nothing repaired): each element named by
+        its business term (``xr:id``) and pointing at its source element (``xr:src``); :mod:`..values` reads the
+        findings' values from it. Raises :class:`ViewerFailed` like :meth:`view`."""
+        mapping = self._mapping(document.document_type)
+        try:
+            return _parsed(mapping.run(self.engine.load(document)), "mapping")
+        except StylesheetRuntimeError as exc:
+            raise ViewerFailed(exc.code, exc.message) from exc
+
     def view(self, document: Document, lang: str = "en") -> View:
         """The invoice through the viewer. Raises :class:`ViewerFailed` when the official mapping stops on this
         invoice (a section that cannot be rendered is marked in the view instead)."""

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..findings import Finding, Message, Report, Severity
 
-__all__ = ["DocumentError", "Outcome", "Tally", "severity_counts"]
+__all__ = ["DocumentError", "Outcome", "Tally", "grouped", "severity_counts", "values_text"]
 
 
 class DocumentError(Protocol):
@@ -44,6 +44,21 @@ def severity_counts(findings: tuple[Finding, ...] | list[Finding]) -> dict[Sever
     for f in findings:
         counts[f.severity] += 1
     return counts
+
+
+def values_text(f: Finding) -> str:
+    """A finding's values found in the document, as people read them: ``BT-112 = 994.18, BT-109 = 949.18``."""
+    return ", ".join(f"{v.term} = {v.value}" for v in f.values)
+
+
+def grouped(findings: tuple[Finding, ...] | list[Finding]) -> list[tuple[Finding, int]]:
+    """Identical findings of one rule on one element (same severity, location and text; another pack's copy of
+    the rule counts as the same) as one, with how many there were, in the order of their first occurrence."""
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for f in findings:
+        key = (f.rule_id, f.severity, f.location, f.pack_location, f.line, f.message.en)
+        groups.setdefault(key, []).append(f)
+    return [(group[0], len(group)) for group in groups.values()]
 
 
 @dataclass(slots=True)

@@ -1,17 +1,21 @@
 """One self-contained HTML page for one document or a batch (no network, no scripts): per document the verdict,
-profile and packs, then the findings grouped by severity with their German and English texts, business terms,
-line, readable location and a snippet of the document around the offending element; then, folded, the invoice as
-``show`` renders it (the official viewer, each finding at its field), in a sandboxed frame of its own."""
+profile and packs, then the profile's own findings (``profile.*``: why these rules ran, which explains the rest),
+then the findings grouped by severity with their texts (the report's language first), business terms and the
+values found, line, readable location (wrapped, never wider than the page) and a snippet of the document around
+the offending element (the XML embedded in a PDF for a PDF; namespace declarations left out); identical findings of
+one rule on one element are one card with their count; then, folded, the invoice as ``show`` renders it (the
+official viewer, each finding at its field), in a sandboxed frame of its own."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
 from html import escape
+from xml.sax.saxutils import quoteattr
 
 from .. import __version__
 from ..findings import Finding, PdfEnvelope, Severity
-from . import Outcome, Tally, severity_counts
+from . import Outcome, Tally, grouped, severity_counts
 from .words import WORDS, severity_label
 from .words import summary as words_summary
 
@@ -29,6 +33,9 @@ SNIPPET_WIDTH = 160
 """A longer line (an embedded attachment) is cut."""
 MAX_TAG_LINES = 40
 """How far back a start tag written over several lines is looked for."""
+PROFILE_FINDINGS = "profile."
+"""The findings about the profile chosen (their rule ids start so): shown first, they explain the rest."""
+_XMLNS = re.compile(r"""\s+xmlns(?::[\w.-]+)?\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 _CSS = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#1a1a1a;background:#fff}
@@ -42,6 +49,9 @@ dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weig
 p.text{margin:.3em 0}.lang{display:inline-block;min-width:2em;color:#666;font-size:.85em}
 pre{background:#fff;border:1px solid #ddd;padding:.4em;overflow-x:auto;font-size:.85em}
 pre mark{background:#ffe08a}
+code.loc{overflow-wrap:anywhere;word-break:break-all}.finding p{overflow-wrap:anywhere}
+.count{font-weight:bold;margin-left:.4em}.values code{background:#fff3cd;padding:0 .2em}
+.profile-first{border:1px solid #1565c0;padding:.2em .8em;margin:.8em 0}
 details.invoice{margin:1em 0}details.invoice summary{cursor:pointer;font-weight:bold}
 details.invoice iframe{width:100%;height:80vh;border:1px solid #ccc}
 """
@@ -83,6 +93,10 @@ def _snippet(lines: list[str] | None, line: int | None, location: str | None) ->
     rows = []
     for n in range(first, last + 1):
         text = lines[n - 1].rstrip("\r\n")
+        if "xmlns" in text:  # a root's start tag: its namespace declarations say nothing about the finding
+            text = _XMLNS.sub("", text)
+            if not text.strip():
+                continue
         if len(text) > SNIPPET_WIDTH:
             text = text[:SNIPPET_WIDTH] + " …"
         row = f"{n:>5} | {escape(text)}"
@@ -90,26 +104,34 @@ def _snippet(lines: list[str] | None, line: int | None, location: str | None) ->
     return "<pre>" + "\n".join(rows) + "</pre>"
 
 
-def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: str) -> str:
+def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: str, count: int = 1) -> str:
     where = []
     if f.line is not None:
         where.append(f"{escape(words['line'])} {f.line}" + (f":{f.column}" if f.column is not None else ""))
     if f.location:
-        where.append(f"<code>{escape(f.location)}</code>")
+        where.append(f'<code class="loc">{escape(f.location)}</code>')
     elif f.pack_location:
         where.append(escape(words["not-a-path"].format(f.pack_location)))
     terms = ", ".join(f.terms)
+    # the report's language first, then the other one, then the pack's own (Romanian, French)
+    texts = [(lang, getattr(f.message, lang))] + [(c, getattr(f.message, c)) for c in ("en", "de") if c != lang]
+    times = f' <span class="count">{escape(words["times"].format(count))}</span>' if count > 1 else ""
+    values = ", ".join(
+        f"<code{' title=' + quoteattr(v.location) if v.location else ''}>{escape(f'{v.term} = {v.value}')}</code>"
+        for v in f.values
+    )
     return (
         f'<div class="finding {f.severity.value}">'
         f'<p><span class="sev">{escape(severity_label(f.severity, lang))}</span> '
-        f'<code class="rule">{escape(f.rule_id)}</code>' + (f" · {' · '.join(where)}" if where else "") + "</p>"
-        f'<p class="text" lang="de"><span class="lang">de</span> {escape(f.message.de)}</p>'
-        f'<p class="text" lang="en"><span class="lang">en</span> {escape(f.message.en)}</p>'
+        f'<code class="rule">{escape(f.rule_id)}</code>{times}'
+        + (f" · {' · '.join(where)}" if where else "")
+        + "</p>"
         + "".join(
             f'<p class="text" lang="{code}"><span class="lang">{code}</span> {escape(text)}</p>'
-            for code, text in (("ro", f.message.ro), ("fr", f.message.fr))
+            for code, text in (*texts, ("ro", f.message.ro), ("fr", f.message.fr))
             if text
         )
+        + (f'<p class="values">{escape(words["values"])}: {values}</p>' if values else "")
         + '<p class="meta">'
         + (f"{escape(words['terms'])}: {escape(terms)} · " if terms else "")
         + f"{escape(words['source'])}: {escape(f.source)}</p>"
@@ -152,20 +174,39 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str, view: 
         + (_pdf_terms(report.pdf, words) if report.pdf is not None else "")
         + "</dl>"
     )
-    data = outcome.data
-    # only the XML text itself is quoted (not an envelope such as a PDF)
-    xml = data is not None and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
-    lines = data.decode("utf-8", errors="replace").splitlines() if data is not None and xml else None
+    lines = _source_lines(outcome.data, report.pdf is not None)
     if not report.findings:
         parts.append(f"<p>{escape(words['no-findings'])}</p>")
+    first = [f for f in report.findings if f.rule_id.startswith(PROFILE_FINDINGS)]
+    if first:  # why these rules ran (an unrecognised specification id): it explains the findings below
+        parts.append(f'<div class="profile-first"><h3>{escape(words["profile-first"])}</h3>')
+        parts.extend(_finding(f, lines, words, lang, n) for f, n in grouped(first))
+        parts.append("</div>")
     for severity in Severity:
-        group = [f for f in report.findings if f.severity is severity]
+        group = [f for f in report.findings if f.severity is severity and not f.rule_id.startswith(PROFILE_FINDINGS)]
         if group:
             parts.append(f"<h3>{escape(severity_label(severity, lang, plural=True))} ({len(group)})</h3>")
-            parts.extend(_finding(f, lines, words, lang) for f in group)
+            parts.extend(_finding(f, lines, words, lang, n) for f, n in grouped(group))
     parts.append(_invoice(view, words))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _source_lines(data: bytes | None, pdf: bool) -> list[str] | None:
+    """The lines the findings' line numbers count: the XML itself, or the XML embedded in a PDF (read again)."""
+    if data is None:
+        return None
+    if pdf and data.startswith(b"%PDF"):
+        from ..envelopes.pdf import extract_invoice
+        from ..errors import EInvoiceValidateError
+
+        try:
+            data = extract_invoice(data)[0]
+        except EInvoiceValidateError:
+            return None
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return None  # not XML text (an envelope this page cannot open)
+    return data.decode("utf-8", errors="replace").splitlines()
 
 
 def _overview(outcomes: list[Outcome], words: dict[str, str], lang: str) -> str:

@@ -1,5 +1,6 @@
 """The text report for people: per document a verdict line, then one ``file:line: SEVERITY ruleId message``
-line per finding (editors and grep follow them), and a closing summary. Colour only on a terminal, never with
+line per finding (editors and grep follow them; the values found in the document after the message, identical
+findings of one rule on one element once with their count), and a closing summary. Colour only on a terminal, never with
 ``NO_COLOR`` set (https://no-color.org)."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import os
 from typing import TextIO
 
 from ..findings import Finding, Severity
-from . import Outcome, Tally, severity_counts
+from . import Outcome, Tally, grouped, severity_counts, values_text
 from .words import WORDS, severity_label
 from .words import summary as words_summary
 
@@ -84,16 +85,19 @@ class TextReport:
             unwrapped = f" ({words['pdf'].format(report.pdf.attachment)})"
         print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
         self.printed = True
-        for f in report.findings:
-            if self.errors_only and f.severity is not Severity.ERROR:
-                continue
-            print(self.finding_line(name, f), file=self.out)
+        shown = [f for f in report.findings if not self.errors_only or f.severity is Severity.ERROR]
+        for f, count in grouped(shown):
+            print(self.finding_line(name, f, count), file=self.out)
 
-    def finding_line(self, name: str, f: Finding) -> str:
+    def finding_line(self, name: str, f: Finding, count: int = 1) -> str:
         where = f"{name}:{f.line}" if f.line is not None else name
         if f.line is not None and f.column is not None:
             where += f":{f.column}"
         text = f.message.de if self.lang == "de" else f.message.en
+        if f.values:
+            text += f" ({self.words['values']}: {values_text(f)})"
+        if count > 1:
+            text += f" ({self.words['times'].format(count)})"
         if f.location:
             place = f" ({f.location})"
         elif f.pack_location:

@@ -49,6 +49,9 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Documents",
         "error": "Error",
         "invoice-view": "The invoice as rendered, with the findings at their fields",
+        "values": "Values found",
+        "times": "{} times",
+        "profile-first": "Which rules ran",
     },
     "de": {
         "not-validated": "NICHT GEPRÜFT",
@@ -78,6 +81,9 @@ WORDS: dict[str, dict[str, str]] = {
         "documents": "Dokumente",
         "error": "Fehler",
         "invoice-view": "Die Rechnung, wie sie dargestellt wird, mit den Befunden an ihren Feldern",
+        "values": "Gefundene Werte",
+        "times": "{}-mal",
+        "profile-first": "Welche Regeln geprüft wurden",
     },
 }
 
