@@ -118,10 +118,10 @@ def test_identical_findings_on_one_element_are_one_card() -> None:
 def test_profile_problem_comes_first(registry: Registry, shared: Path) -> None:
     pdf = shared / "corpus" / "zugferd" / "mustang-validator" / "XMLinvalidV2PDF.pdf"
     page = _html([str(pdf)], registry.home)
-    profile = page.index('<code class="rule">profile.en16931-only</code>')
+    profile = page.index('<code class="rule">profile.near-miss</code>')
     assert profile < page.index('<code class="rule">CII-DT-031</code>')
     assert page.index("Which rules ran") < profile
-    assert page.count('<code class="rule">profile.en16931-only</code>') == 1  # not again under Information
+    assert page.count('<code class="rule">profile.near-miss</code>') == 1  # not again under Warnings
 
 
 def test_long_locations_are_printed_whole_in_a_browser(tmp_path: Path) -> None:
