@@ -94,9 +94,9 @@ class RuleInfo:
             first, second = ("de", "en") if de else ("en", "de")
             for language in (first, second):
                 official = " (" + label["official"] + ")" if v.lang in (language, f"ro+{language}") else ""
-                lines.append(f"  {language}: {v.text(language)}{official}")  # type: ignore[arg-type]
+                lines.append(f"  {language}: {_shown(v.text(language))}{official}")  # type: ignore[arg-type]
             if v.ro:
-                lines.append(f"  ro: {v.ro} ({label['official']})")
+                lines.append(f"  ro: {_shown(v.ro)} ({label['official']})")
         if self.terms:
             lines.append(f"{label['terms']}: {', '.join(self.terms)}")
         groups: dict[tuple[str, str | None, str | None, str | None], list[str]] = {}
@@ -116,6 +116,13 @@ class RuleInfo:
         for profile, flag in self.overrides:
             lines.append(f"  {label['override'].format(profile, flag, severity_of_flag(flag).value)}")
         return "\n".join(lines) + "\n"
+
+
+def _shown(template: str | None) -> str:
+    """A catalogue template for people: ``…`` where the pack inserts a value of the document."""
+    from .messages import PLACEHOLDER
+
+    return PLACEHOLDER.sub("…", template or "")
 
 
 _LABELS = {

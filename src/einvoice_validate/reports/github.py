@@ -62,7 +62,7 @@ def _finding(path: str, f: Finding, outcome: Outcome, lang: str) -> str:
     name: Command = "error" if outcome.fails_on(f) else COMMANDS[f.severity]
     return command(
         name,
-        f"{f.rule_id}: {text}{where} [{f.source}]",
+        f"{text}{where} [{f.source}]",
         file=path,
         line=f.line if f.line is not None and f.line >= 1 else None,
         col=f.column if f.line is not None and f.column is not None and f.column >= 1 else None,
