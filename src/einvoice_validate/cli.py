@@ -92,7 +92,6 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument(
         "-o",
         "--output",
-        type=Path,
         metavar="PATH",
         help="write the report to this file, or to this folder one report per input and format (a folder: when it "
         "is one, ends with /, or several formats are given)",
@@ -414,7 +413,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
 
     settings = _settings(args, err)
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
-    files = expand_paths(args.files, exclude=args.output)
+    files = expand_paths(args.files, exclude=Path(args.output) if args.output else None)
     if not files:
         print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
         return EXIT_ERROR

@@ -75,23 +75,20 @@ def _bases(inputs: Sequence[str]) -> tuple[str, ...]:
     return tuple(bases)
 
 
-def _is_folder(path: Path, formats: Sequence[str]) -> bool:
-    return len(formats) > 1 or path.is_dir() or str(path).endswith(("/", os.sep))
-
-
-def plan_output(formats: Sequence[str], output: Path | None, inputs: Sequence[str]) -> OutputPlan:
-    """Check the request before the run: the formats, whether ``output`` is a file or a folder (a folder when it
-    is one, ends with ``/`` or several formats are asked for), and that no report would replace an input."""
+def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]) -> OutputPlan:
+    """Check the request before the run: the formats, whether ``given`` (``-o``) is a file or a folder (a folder
+    when it is one, ends with ``/`` or several formats are asked for), and that no report would replace an input."""
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise OutputError(f"unknown format {unknown[0]!r}; one of {', '.join(FORMATS)}")
     formats = tuple(dict.fromkeys(formats))
-    if output is None:
+    if given is None:
         if len(formats) > 1:
             raise OutputError(f"several formats ({', '.join(formats)}) need -o FOLDER: one report per input and format")
         return OutputPlan(formats, None, False)
+    output = Path(given)
     taken = {_key(n) for n in inputs if n != STDIN and os.path.exists(n)}
-    if not _is_folder(output, formats):
+    if not (len(formats) > 1 or output.is_dir() or given.endswith(("/", os.sep))):
         if output.exists() and _key(str(output)) in taken:
             raise OutputError(f"-o {output} is one of the inputs; it is never overwritten")
         return OutputPlan(formats, output, False)

@@ -390,9 +390,10 @@ def summary(tally: Tally, lang: str) -> str:
 
 
 def ignored_groups(items: Iterable[Ignored], lang: str) -> str:
-    """``BR-DE-: BR-DE-15 ERROR x2; not selected: BR-CO-15 ERROR x1`` (per pattern, in the order given)."""
+    """``BR-DE-: BR-DE-15 ERROR x2; not selected: BR-CO-15 ERROR x1`` (per pattern, by pattern, the not-selected
+    last; within a pattern in the order given)."""
     groups: dict[str | None, list[str]] = {}
-    for item in items:
+    for item in sorted(items, key=lambda i: (i.pattern is None, i.pattern or "")):
         label = f"{item.rule_id} {severity_label(item.severity, lang)} x{item.count}"
         groups.setdefault(item.pattern, []).append(label)
     return "; ".join(
