@@ -92,8 +92,8 @@ class Statistics:
         head = ("count", "files", "", "rule", "") if lang == "en" else ("Anzahl", "Dateien", "", "Regel", "")
         widths = [max(len(row[i]) for row in [head, *rows]) for i in range(4)]
         lines = [
-            f"{row[0]:>{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]:<{widths[3]}}  {row[4]}".rstrip()
-            for row in [head, *rows]
+            f"{a:>{widths[0]}}  {b:>{widths[1]}}  {c:<{widths[2]}}  {d:<{widths[3]}}  {e}".rstrip()
+            for a, b, c, d, e in [head, *rows]
         ]
         lines.append("")
         lines.append(words_summary(self.tally, lang))
