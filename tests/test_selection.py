@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from einvoice_validate import Finding, Ignored, Message, Report, Selection, Severity, Validator
+from einvoice_validate import Finding, Ignored, Message, Selection, Severity, Validator
 from einvoice_validate.selection import IgnoredTally, pattern_matches
 from tests.test_cli import BROKEN
+from tests.test_wire import _report as report
 
 
 def finding(rule_id: str, severity: Severity = Severity.ERROR, line: int | None = 3) -> Finding:
@@ -22,20 +23,6 @@ def finding(rule_id: str, severity: Severity = Severity.ERROR, line: int | None 
         line=line,
         message=Message(en=f"{rule_id} text", de=f"{rule_id} Text"),
         source="pack@1",
-    )
-
-
-def report(*findings: Finding) -> Report:
-    return Report(
-        profile="p",
-        syntax="ubl",
-        document_type="ubl-invoice",
-        spec_id=None,
-        packs=("pack@1",),
-        findings=findings,
-        valid=not any(f.severity is Severity.ERROR for f in findings),
-        accepted=None,
-        timings_ms={},
     )
 
 
