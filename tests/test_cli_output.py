@@ -35,8 +35,8 @@ def test_output_file_one_report_nothing_on_stdout(registry: Registry, tmp_path: 
     code, out, err = run(["validate", "--format", "json", "-o", str(target), str(GOOD), str(BROKEN)], registry.home)
     assert code == 1 and out == ""
     assert [r["valid"] for r in json.loads(target.read_text())] == [True, False]
-    summary = "2 file(s): 1 valid, 1 invalid, 0 not validated; findings: 4 error(s), 0 warning(s), 0 info"
-    assert err == f"{summary} -> {target}\n"
+    assert err.startswith("2 file(s): 1 valid, 1 invalid, 0 not validated; findings: 4 error(s)")
+    assert err.endswith(f" -> {target}\n") and err.count("\n") == 1
 
 
 def test_output_folder_one_report_per_input_and_format(registry: Registry, tmp_path: Path) -> None:
@@ -110,7 +110,8 @@ def test_every_format_says_what_was_ignored(registry: Registry, fmt: str) -> Non
     }
     if fmt in ("json", "jsonl"):
         [row] = json.loads(out) if fmt == "json" else [json.loads(out)]
-        assert [f["ruleId"] for f in row["findings"]] == ["BR-CO-15"] and row["valid"] is False
+        assert [f["ruleId"] for f in row["findings"] if f["severity"] == "ERROR"] == ["BR-CO-15"]
+        assert row["valid"] is False
         assert row["ignored"] == [
             {"ruleId": "cvc-datatype-valid.1.2.1", "severity": "ERROR", "count": 1, "pattern": "cvc-"},
             {"ruleId": "cvc-complex-type.2.2", "severity": "ERROR", "count": 1, "pattern": "cvc-"},
@@ -124,7 +125,7 @@ def test_every_format_says_what_was_ignored(registry: Registry, fmt: str) -> Non
         subset = json.loads((SCHEMAS / "sarif-2.1.0-subset.json").read_text())
         jsonschema.Draft7Validator(subset, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER).validate(log)
         jsonschema.Draft4Validator(json.loads(published_schema("sarif-2.1.0-rtm.4.json").read_text())).validate(log)
-        assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"BR-CO-15"}
+        assert {r["ruleId"] for r in log["runs"][0]["results"] if r["level"] == "error"} == {"BR-CO-15"}
         assert len(log["runs"][0]["properties"]["ignored"]) == 3
     if fmt == "junit":
         doc = etree.fromstring(out.encode("utf-8"))
@@ -159,14 +160,14 @@ def test_statistics_text_and_json(registry: Registry, tmp_path: Path) -> None:
     assert code == 2
     lines = out.splitlines()
     assert lines[0].split() == ["count", "files", "rule"]
-    assert lines[1].split()[:4] == ["2", "2", "ERROR", "BR-CO-15"]
+    assert lines[1].split()[:4] == ["2", "2", "ERROR", "BR-CO-15"]  # most first; then severity, id
     assert lines[2].split()[:4] == ["2", "2", "ERROR", "BR-DE-15"] and lines[2].endswith("(BT-10) shall be provided.")
-    assert lines[3].split() == ["1", "1", "NOT", "VALIDATED", "request.unreadable"]
+    assert ["1", "1", "NOT", "VALIDATED", "request.unreadable"] in [line.split() for line in lines]
     assert "4 file(s): 1 valid, 2 invalid, 1 not validated" in out and "ignored by the selection: 4 finding(s)" in out
     code, out, _ = run(["validate", "--statistics", "--format", "json", "--ignore", "cvc-", *files], registry.home)
     stats = json.loads(out)
     assert (stats["files"], stats["valid"], stats["invalid"], stats["notValidated"]) == (4, 1, 2, 1)
-    assert stats["rules"][1] == {
+    assert next(r for r in stats["rules"] if r["ruleId"] == "BR-DE-15") == {
         "ruleId": "BR-DE-15",
         "severity": "ERROR",
         "count": 2,
@@ -197,7 +198,7 @@ def test_concise_prints_the_path_once(registry: Registry) -> None:
     assert code == 1
     lines = out.splitlines()
     assert sum(str(BROKEN) in line for line in lines) == 1
-    assert lines[1:5] == [
+    assert [line for line in lines if ": ERROR " in line] == [
         "  16: ERROR cvc-datatype-valid.1.2.1 '2025-02-30' is not a valid value for 'date'.",
         "  16: ERROR cvc-complex-type.2.2 Element 'cbc:IssueDate' must have no element [children], and the value must "
         "be valid.",
