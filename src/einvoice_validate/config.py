@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -209,8 +209,6 @@ class Effective:
     values: dict[str, Value]
     origins: dict[str, str]
     file: Path | None
-    searched_from: Path | None = None
-    notes: list[str] = field(default_factory=list)
 
     def __getitem__(self, key: str) -> Value:
         return self.values[key]
@@ -251,14 +249,12 @@ def resolve(
     given), then ``config`` or the file found from ``start`` (default: the working directory), then the defaults."""
     file: Path | None = None
     from_file: dict[str, Value] = {}
-    searched = None
     if config is not None:
         if not config.is_file():
             raise ConfigError(f"--config {config}: no such file")
         file = config
     elif not isolated:
-        searched = (start or Path(os.getcwd())).resolve()
-        file = find_config(searched)
+        file = find_config(start or Path(os.getcwd()))
     if file is not None:
         from_file = read_config(file)
     values: dict[str, Value] = {}
@@ -276,4 +272,4 @@ def resolve(
             values[s.key], origins[s.key] = from_file[s.key], origin_of_file
         else:
             values[s.key], origins[s.key] = s.default, DEFAULT_ORIGIN
-    return Effective(values, origins, file, searched)
+    return Effective(values, origins, file)
