@@ -238,6 +238,9 @@ def test_rule_xsd_family_and_unknown(registry: Registry) -> None:
     code, out, _ = run(["rule", "BR-DE-"], registry.home)
     ids = [line.split()[0] for line in out.splitlines()]
     assert code == 0 and "BR-DE-15" in ids and all(i.startswith("BR-DE-") for i in ids)
+    code, out, _ = run(["rule", "profile.en16931-only", "--format", "json"], registry.home)
+    info = json.loads(out)
+    assert code == 0 and info["project"] is True and info["packs"] == [] and info["terms"] == ["BT-24"]
     code, out, err = run(["rule", "BR-DE-99"], registry.home)
     assert code == 2 and out == "" and err.startswith("einvoice-validate: no rule BR-DE-99") and "BR-DE-9" in err
 

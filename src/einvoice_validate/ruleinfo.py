@@ -54,6 +54,8 @@ class RuleInfo:
     """The profiles that may run a pack containing the rule, with those packs."""
     overrides: tuple[tuple[str, str], ...]
     """Profiles that change the rule's flag (KoSIT ``customLevel``): (profile, new flag)."""
+    project: bool = False
+    """A finding of einvoice-validate itself (``rulesets/messages/project.toml``), not of a rule pack."""
 
     @property
     def known(self) -> bool:
@@ -82,6 +84,7 @@ class RuleInfo:
             "xsdPacks": list(self.xsd_packs),
             "profiles": [{"profile": p, "packs": list(k)} for p, k in self.profiles],
             "overrides": [{"profile": p, "flag": f} for p, f in self.overrides],
+            "project": self.project,
         }
 
     def text(self, lang: str = "en") -> str:
@@ -93,10 +96,13 @@ class RuleInfo:
         for v in self.texts:
             first, second = ("de", "en") if de else ("en", "de")
             for language in (first, second):
-                official = " (" + label["official"] + ")" if v.lang in (language, f"ro+{language}") else ""
+                own = v.lang in (language, f"ro+{language}") and not self.project
+                official = " (" + label["official"] + ")" if own else ""
                 lines.append(f"  {language}: {_shown(v.text(language))}{official}")  # type: ignore[arg-type]
             if v.ro:
                 lines.append(f"  ro: {_shown(v.ro)} ({label['official']})")
+        if self.project:
+            lines.append(label["project"])
         if self.terms:
             lines.append(f"{label['terms']}: {', '.join(self.terms)}")
         groups: dict[tuple[str, str | None, str | None, str | None], list[str]] = {}
@@ -135,6 +141,7 @@ _LABELS = {
         "xsd": "XSD rule (libxml2 checks the schemas of)",
         "profiles": "profiles",
         "override": "{}: flag set to {} ({})",
+        "project": "a finding of einvoice-validate itself, not of a rule pack (rulesets/messages/project.toml)",
     },
     "de": {
         "official": "Text des Regelwerks",
@@ -145,6 +152,7 @@ _LABELS = {
         "xsd": "XSD-Regel (libxml2 prüft die Schemata von)",
         "profiles": "Profile",
         "override": "{}: Flag auf {} gesetzt ({})",
+        "project": "ein Befund von einvoice-validate selbst, nicht eines Regelwerks (rulesets/messages/project.toml)",
     },
 }
 
@@ -247,7 +255,19 @@ def lookup_rule(rule_id: str, registry: Registry) -> RuleInfo:
             profiles.append((profile.name, packs))
             if rule_id in profile.custom_levels:
                 overrides.append((profile.name, profile.custom_levels[rule_id]))
-    return RuleInfo(rule_id, texts, tuple(terms), tuple(assertions), xsd_packs, tuple(profiles), tuple(overrides))
+    project = not assertions and rule_id in _project_codes()
+    return RuleInfo(
+        rule_id, texts, tuple(terms), tuple(assertions), xsd_packs, tuple(profiles), tuple(overrides), project
+    )
+
+
+def _project_codes() -> set[str]:
+    import tomllib
+
+    from .messages import CATALOGUE_DIR
+
+    with (CATALOGUE_DIR / "project.toml").open("rb") as fh:
+        return set(tomllib.load(fh))
 
 
 def rules_matching(pattern: str) -> list[tuple[str, str]]:
