@@ -1,6 +1,7 @@
 """The text report for people: per document a verdict line, then one ``file:line: SEVERITY ruleId message``
-line per finding (editors and grep follow them), and a closing summary. Colour only on a terminal, never with
-``NO_COLOR`` set (https://no-color.org)."""
+line per finding (editors and grep follow them), and a closing summary; ``concise``: the path once, on the verdict
+line, then ``line:column SEVERITY ruleId message`` per finding, without the location and the pack. Colour only on
+a terminal, never with ``NO_COLOR`` set (https://no-color.org)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TextIO
 
 from ..findings import Finding, Severity
 from . import Outcome, Tally, severity_counts
-from .words import WORDS, severity_label
+from .words import WORDS, ignored_groups, ignored_summary, severity_label
 from .words import summary as words_summary
 
 __all__ = ["TextReport", "use_colour"]
@@ -40,12 +41,20 @@ class TextReport:
     """Writes each outcome as it arrives; :meth:`close` writes the summary.
 
     Args:
-        quiet: nothing for valid documents (the summary still counts them).
+        quiet: nothing for valid documents that do not fail (the summary still counts them).
         errors_only: only ERROR findings (warnings and information are counted, not listed).
+        concise: the path once per document, short finding lines (see the module docstring).
     """
 
     def __init__(
-        self, out: TextIO, lang: str = "en", *, colour: bool = False, quiet: bool = False, errors_only: bool = False
+        self,
+        out: TextIO,
+        lang: str = "en",
+        *,
+        colour: bool = False,
+        quiet: bool = False,
+        errors_only: bool = False,
+        concise: bool = False,
     ) -> None:
         self.out = out
         self.lang = lang
@@ -53,6 +62,7 @@ class TextReport:
         self.colour = colour
         self.quiet = quiet
         self.errors_only = errors_only
+        self.concise = concise
         self.tally = Tally()
         self.printed = False
 
@@ -71,9 +81,9 @@ class TextReport:
             print(f"{name}: {label}: {meaning} ({error.code})", file=self.out)
             self.printed = True
             return
-        if report.valid and self.quiet:
+        if report.valid and self.quiet and not outcome.fails:
             return
-        counts = severity_counts(report.findings)
+        counts = severity_counts(outcome.findings)
         verdict = self._paint("valid", words["valid"]) if report.valid else self._paint("invalid", words["invalid"])
         if report.accepted is not None:
             verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
@@ -81,12 +91,27 @@ class TextReport:
         unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
         if report.pdf is not None:
             unwrapped = f" ({words['pdf'].format(report.pdf.attachment)})"
+        ignored = outcome.ignored
+        if ignored:
+            tally += ", " + words["ignored-count"].format(sum(i.count for i in ignored))
         print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
         self.printed = True
-        for f in report.findings:
-            if self.errors_only and f.severity is not Severity.ERROR:
-                continue
-            print(self.finding_line(name, f), file=self.out)
+        listed = [f for f in outcome.findings if not (self.errors_only and f.severity is not Severity.ERROR)]
+        if self.concise:
+            width = max((len(_position(f)) for f in listed), default=0)
+            for f in listed:
+                print(self.concise_line(f, width), file=self.out)
+        else:
+            for f in listed:
+                print(self.finding_line(name, f), file=self.out)
+        if ignored and not self.concise:
+            print(f"{name}: {words['ignored']}: {ignored_groups(ignored, self.lang)}", file=self.out)
+
+    def concise_line(self, f: Finding, width: int = 0) -> str:
+        """``  16:5: ERROR BR-DE-15 message`` (the position padded to ``width``; ``-`` for none)."""
+        text = f.message.de if self.lang == "de" else f.message.en
+        severity = self._paint(f.severity, severity_label(f.severity, self.lang))
+        return f"  {_position(f) + ':':<{width + 1}} {severity} {f.rule_id} {text}"
 
     def finding_line(self, name: str, f: Finding) -> str:
         where = f"{name}:{f.line}" if f.line is not None else name
@@ -105,3 +130,12 @@ class TextReport:
     def close(self) -> None:
         summary = words_summary(self.tally, self.lang)
         print(("\n" if self.printed else "") + summary, file=self.out)
+        ignored = ignored_summary(self.tally, self.lang)
+        if ignored is not None:
+            print(ignored, file=self.out)
+
+
+def _position(f: Finding) -> str:
+    if f.line is None:
+        return "-"
+    return f"{f.line}:{f.column}" if f.column is not None else str(f.line)
