@@ -21,6 +21,7 @@ from einvoice_validate.reports.gitlab import gitlab_report
 from einvoice_validate.rulesets import Registry
 from tests.conftest import KOSIT_PLAN_DAY
 from tests.test_cli import BROKEN, REPO, VALID
+from tests.test_cli import run as run_cli
 from tests.test_cli_output import run
 from tests.test_selection import finding, report
 
@@ -190,6 +191,25 @@ def test_gitlab_format_through_the_cli_to_a_file(
     assert {i["location"]["path"] for i in issues} == {relative}
     [ignored] = [i for i in issues if i["check_name"] == "einvoice-validate.ignored"]
     assert ignored["severity"] == "info" and "BR-CO-15 ERROR x1" in ignored["description"]
+
+
+def test_todays_note_of_a_configuration_not_installed_is_a_warning_in_both(registry: Registry) -> None:
+    """Today the 2026-08-31 configuration is in force and not installed here (tests/test_versions.py): the note is a
+    warning annotation and a ``minor`` issue, listed whatever --select says, and fails only with --fail-on warning."""
+    note = "rules.version-not-installed"
+    code, out, _ = run_cli(["validate", "--format", "github", "--select", "BR-DE-", str(GOOD)], registry.home)
+    [annotation] = [assert_documented(line) for line in out.splitlines() if line.startswith("::")]
+    assert code == 0 and annotation[0] == "warning" and annotation[1]["title"] == f"{note} (WARNING)"
+    assert "kosit-xrechnung-config@2026-08-31 is in force" in annotation[2]
+    code, out, _ = run_cli(["validate", "--format", "github", "--fail-on", "warning", str(GOOD)], registry.home)
+    [annotation] = [assert_documented(line) for line in out.splitlines() if line.startswith("::")]
+    assert code == 1 and annotation[0] == "error" and annotation[1]["title"] == f"{note} (WARNING)"
+    code, out, _ = run_cli(["validate", "--format", "gitlab", str(GOOD)], registry.home)
+    issues = json.loads(out)
+    jsonschema.validate(issues, gitlab_schema())
+    assert code == 0 and [(i["check_name"], i["severity"]) for i in issues] == [(note, "minor")]
+    code, out, _ = run_cli(["validate", "--format", "gitlab", "--ignore", "rules.", str(GOOD)], registry.home)
+    assert code == 0 and [i["check_name"] for i in json.loads(out)] == ["einvoice-validate.ignored"]
 
 
 # --- a CI job: one configuration file, one command line, through a real process ------------------------------

@@ -92,6 +92,30 @@ def test_the_report_folder_inside_the_input_folder_is_not_read_as_input(registry
         assert code == 1 and err.startswith("3 file(s)")
 
 
+def test_html_and_show_into_a_folder_with_the_invoice_view(registry: Registry, tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    code, _, err = run(
+        ["validate", "--format", "html,json", "-o", f"{reports}/", str(GOOD), str(BROKEN)], registry.home
+    )
+    assert code == 1 and err.endswith(f" -> {reports}\n")
+    for invoice in (GOOD, BROKEN):  # each input's page holds its invoice as `show` renders it
+        page = etree.HTML((reports / f"{invoice.stem}-report.html").read_bytes())
+        [frame] = page.xpath("//details[@class='invoice']/iframe")
+        assert frame.get("sandbox") == "allow-downloads" and "<html" in frame.get("srcdoc")
+    views = tmp_path / "views"
+    code, out, err = run_cli(["show", str(BROKEN), "-o", f"{views}/"], registry.home)  # a folder: NAME-view.html
+    target = views / f"{BROKEN.stem}-view.html"
+    assert code == 1 and out == "" and err.rstrip().endswith(f"-> {target}")
+    assert target.read_bytes().startswith(b"<!DOCTYPE html>")
+    code, _, err = run_cli(["show", str(GOOD), "-o", str(views)], registry.home)  # an existing folder
+    assert code == 0 and (views / f"{GOOD.stem}-view.html").is_file()
+    invoice = tmp_path / "invoice.xml"
+    invoice.write_bytes(GOOD.read_bytes())
+    code, _, err = run_cli(["show", str(invoice), "-o", str(invoice)], registry.home)
+    assert code == 2 and err == f"einvoice-validate: -o {invoice} is the input; it is never overwritten\n"
+    assert invoice.read_bytes() == GOOD.read_bytes()
+
+
 # --- every report says what the selection left out --------------------------------------------------------------
 
 
@@ -242,6 +266,42 @@ def test_rule_xsd_family_and_unknown(registry: Registry) -> None:
     assert code == 0 and info["project"] is True and info["packs"] == [] and info["terms"] == ["BT-24"]
     code, out, err = run(["rule", "BR-DE-99"], registry.home)
     assert code == 2 and out == "" and err.startswith("einvoice-validate: no rule BR-DE-99") and "BR-DE-9" in err
+
+
+def test_rule_french_texts_and_a_rule_stated_per_term(registry: Registry) -> None:
+    code, out, _ = run(["rule", "BR-FR-01"], registry.home)  # no id of its own: BR-FR-01_BT-1, BR-FR-01_BT-25, ...
+    assert code == 0
+    explained = [line for line in out.splitlines() if line.startswith("BR-")]
+    assert explained[:2] == ["BR-FR-01_BT-1", "BR-FR-01_BT-1-1"] and "BR-FR-01_BT-25" in explained
+    assert all(rid.startswith("BR-FR-01_") for rid in explained)
+    first = out.split("\n\n")[0]  # German and English always, then the pack's own French
+    assert first.splitlines()[1].startswith("  en: BR-FR-01/BT-1: The Invoice number (BT-1)")
+    assert first.splitlines()[2].startswith("  de: BR-FR-01/BT-1: Die Rechnungsnummer (BT-1)")
+    assert first.splitlines()[3].startswith("  fr: BR-FR-01/BT-1 : L'identifiant de facture (ram:ID)")
+    assert first.splitlines()[3].endswith("(the pack's text)")
+    assert "  fr-ctc-cii@1.4.0, fr-ctc-cii@1.4.0.03: assert, flag fatal (ERROR)" in first and "fr-ctc-cii" in first
+    code, out, _ = run(["rule", "BR-FR-01", "--format", "json"], registry.home)
+    infos = json.loads(out)
+    assert code == 0 and [i["ruleId"] for i in infos] == [rid for rid in explained]
+    assert infos[0]["texts"][0]["official"] == "fr" and infos[0]["texts"][0]["fr"].startswith("BR-FR-01/BT-1 : ")
+    code, out, _ = run(["rule", "BR-FR-01_BT-1", "--format", "json"], registry.home)
+    assert code == 0 and json.loads(out)["ruleId"] == "BR-FR-01_BT-1"  # one id: one object
+    code, out, _ = run(["rule", "BR-FR-01_"], registry.home)  # a family: listed
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == explained
+
+
+def test_rule_names_the_configuration_that_overrides_its_flag(registry: Registry) -> None:
+    """KoSIT's customLevels come from the configuration's scenarios read at install (issue 30)."""
+    code, out, _ = run(["rule", "BR-CL-23", "--format", "json"], registry.home)
+    overrides = json.loads(out)["overrides"]
+    assert code == 0
+    assert {
+        "profile": "xrechnung-3.0-ubl-invoice",
+        "flag": "warning",
+        "configuration": "kosit-xrechnung-config@2026-01-31",
+    } in overrides
+    code, out, _ = run(["rule", "BR-CL-23"], registry.home)
+    assert "  xrechnung-3.0-cii: flag set to warning (WARNING) (scenario of kosit-xrechnung-config@2026-01-31)\n" in out
 
 
 # --- the progress bar's time remaining ------------------------------------------------------------------------------

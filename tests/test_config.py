@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import tomllib
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,19 @@ def test_config_command_prints_the_settings_and_their_origins(tmp_path: Path, mo
     }
     code, out, _ = run(["config", "--isolated"])
     assert code == 0 and "none read (--isolated)" in out and "concise = false" in out
+
+
+def test_config_shows_the_rules_date_no_file_may_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["config"])
+    [line] = [line for line in out.splitlines() if "rules-date" in line]
+    assert code == 0 and line.startswith(f'# rules-date = "{date.today().isoformat()}"')
+    assert line.endswith("# default: today; no file may set it")
+    code, out, _ = run(["config", "--rules-date", "2026-08-30"])
+    assert code == 0 and '# rules-date = "2026-08-30"' in out and "# command line (--rules-date); no file" in out
+    assert "rules-date" not in tomllib.loads(out)  # a comment: the output stays a valid configuration file
+    code, out, err = run(["config", "--rules-date", "2026-13-01"])
+    assert code == 2 and out == "" and err.rstrip().endswith("(request.invalid-parameter)")
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,9 @@ import pytest
 from pydantic import ValidationError
 
 from einvoice_validate import Finding, Ignored, Message, Selection, Severity, Validator
-from einvoice_validate.selection import IgnoredTally, pattern_matches
+from einvoice_validate.selection import ALWAYS_SELECTED, IgnoredTally, pattern_matches
 from tests.test_cli import BROKEN
+from tests.test_france import FRANCE, TODAY_RULES
 from tests.test_wire import _report as report
 
 
@@ -49,6 +50,13 @@ def finding(rule_id: str, severity: Severity = Severity.ERROR, line: int | None 
         ("ALL", "BR-01", True),
         ("BR-", "BR-CO-15", True),
         ("BR-CO-15", "BR-CO-15a", False),
+        ("BR-FR-01", "BR-FR-01_BT-1", True),  # '_' too: a French rule's ids per business term
+        ("BR-FR-01", "BR-FR-01_EXT-FR-FE-136-1", True),
+        ("BR-FR-01", "BR-FR-010_BT-1", False),
+        ("BR-FR-01_BT-1", "BR-FR-01_BT-1-1", True),
+        ("BR-FR-01_BT-1", "BR-FR-01_BT-10", False),
+        ("BR-RO-020", "BR-RO-020_1", True),  # CIUS-RO's and CIUS-PT's variants of one rule
+        ("DT-CIUS-PT-020", "DT-CIUS-PT-020_10.1", True),
     ],
 )
 def test_pattern_matches(pattern: str, rule_id: str, expected: bool) -> None:
@@ -140,4 +148,32 @@ def test_on_a_real_report(validator: Validator) -> None:
         ("cvc-", "cvc-complex-type.2.2"),
         ("cvc-", "cvc-datatype-valid.1.2.1"),
     ]
+    assert selected.fails and not r.valid
+
+
+def test_the_note_of_rules_not_in_force_is_listed_unless_ignored() -> None:
+    note = finding("rules.version-not-installed", Severity.WARNING)
+    r = report(note, finding("BR-DE-15"), finding("BR-CO-15"))
+    assert {note.rule_id} == ALWAYS_SELECTED
+    selected = Selection(select=("BR-DE-",)).apply(r)  # no select pattern takes it: listed all the same
+    assert [f.rule_id for f in selected.findings] == ["rules.version-not-installed", "BR-DE-15"]
+    assert [(i.rule_id, i.pattern) for i in selected.ignored] == [("BR-CO-15", None)]
+    for pattern in ("rules.", "rules.version-not-installed", "*"):  # an ignore that takes it leaves it out, and says so
+        quiet = Selection(select=("BR-DE-",), ignore=(pattern,)).apply(r)
+        assert [f.rule_id for f in quiet.findings] == ["BR-DE-15"]
+        assert ("rules.version-not-installed", pattern) in [(i.rule_id, i.pattern) for i in quiet.ignored]
+    assert Selection(fail_on="warning").apply(report(note)).fails  # strict callers fail on it
+
+
+def test_on_a_french_report(validator: Validator) -> None:
+    """The French rules' ids: ``BR-FR-16`` takes ``BR-FR-16_BT-119`` (its id for BT-119), not
+    ``BR-FR-DEC-04_BT-119``."""
+    r = validator.validate(
+        FRANCE / "mutations/UC12_F202600025_SOUS-LIGNE_CII_Commentee_EXTENDED.m7-1.xml", rules_date=TODAY_RULES
+    )
+    assert {"BR-FR-16_BT-119", "BR-FR-DEC-04_BT-119", "BR-FXEXT-S-08"} <= {f.rule_id for f in r.findings}
+    selected = Selection(select=("BR-FR-",), ignore=("BR-FR-16",)).apply(r)
+    assert [f.rule_id for f in selected.findings] == ["BR-FR-DEC-04_BT-119"]
+    left_out = {(i.rule_id, i.pattern) for i in selected.ignored}
+    assert ("BR-FR-16_BT-119", "BR-FR-16") in left_out and ("BR-FXEXT-S-08", None) in left_out
     assert selected.fails and not r.valid

@@ -43,6 +43,8 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
 ACCEPTANCE_ENV = "EINVOICE_VALIDATE_ACCEPTANCE"
 STDIN = "-"
+FAMILY_ENDS = ("-", ".", "_", "*")
+"""``rule ID`` lists a family for an id ending so (``BR-DE-``, ``BR-FR-01_``, ``UBL-CR-*``)."""
 
 FILES_PER_WORKER = 100
 ENGINE_HELP = (
@@ -108,24 +110,29 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
 
-    sub.add_parser(
+    config = sub.add_parser(
         "config",
         parents=[settings],
         help="print the settings validate uses here and where each comes from",
         description="The effective settings of `validate` in this folder (as TOML, each with its origin): the "
         "command line, then the configuration file (--config FILE, or the first of .einvoice-validate.toml, "
         "einvoice-validate.toml, pyproject.toml [tool.einvoice-validate] found from here upwards), then the "
-        "defaults.",
+        "defaults. The rules date, which no file may set, follows as a comment.",
     )
+    config.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the rules date validate would get (default: today)")
 
     rule = sub.add_parser(
         "rule",
         help="explain a rule: its text in German and English, terms, packs and versions, test and context",
-        description="Everything about one rule id: the catalogue's texts, the business terms, every installed pack "
-        "version that contains it with the assertion's flag, context and test, and the profiles that run it. An id "
-        "ending in -, . or * lists the rules of that family.",
+        description="Everything about one rule id: the catalogue's texts (German, English, and the pack's own French "
+        "or Romanian), the business terms, every installed pack version that contains it with the assertion's "
+        "flag, context and test, and the profiles that run it. A rule stated once per business term (BR-FR-01: "
+        "BR-FR-01_BT-1, BR-FR-01_BT-25, ...) is explained id by id. An id ending in -, ., _ or * lists the rules "
+        "of that family.",
     )
-    rule.add_argument("id", metavar="ID", help="a rule id (BR-DE-15, cvc-complex-type.2.4.a) or family (BR-DE-)")
+    rule.add_argument(
+        "id", metavar="ID", help="a rule id (BR-DE-15, BR-FR-01, cvc-complex-type.2.4.a) or family (BR-DE-)"
+    )
     rule.add_argument("--lang", choices=LANGS, default="en", help="the language shown first and of the labels")
     rule.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -139,7 +146,13 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("file", metavar="FILE", help="an invoice (XML or ZUGFeRD/Factur-X PDF), or - (standard input)")
     show.add_argument("--lang", choices=LANGS, default="en", help="language of the page (labels and messages)")
     show.add_argument("--format", choices=("html", "pdf"), default="html", help="html (default) or pdf ([pdf] extra)")
-    show.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (default: standard output)")
+    show.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write to this file, or into this folder (one that exists, or ends with /) as NAME-view.html or .pdf "
+        "(default: standard output)",
+    )
     show.add_argument("--profile", help="force a profile by name (see `profiles`)")
     show.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the pack versions in force on this day")
     show.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
@@ -536,8 +549,14 @@ def _print_summary(output: RunOutput, path: Path, lang: str, err: TextIO) -> Non
 
 
 def _config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``config``: the effective settings as TOML, each with its origin."""
+    """``config``: the effective settings as TOML, each with its origin, and the rules date."""
+    from datetime import date
+
+    from .config import CLI_ORIGIN, DEFAULT_ORIGIN, command_line_only
+    from .profiles import parse_rules_date
+
     effective = _settings(args, err)
+    day = parse_rules_date(args.rules_date) if args.rules_date else date.today()
     here = Path(os.getcwd())
     if args.isolated:
         source = "none read (--isolated)"
@@ -550,39 +569,48 @@ def _config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"# the settings of `einvoice-validate validate` in {here}", file=out)
     print(f"# configuration file: {source}", file=out)
     out.write(effective.toml())
+    origin = f"{CLI_ORIGIN} (--rules-date)" if args.rules_date else f"{DEFAULT_ORIGIN}: today"
+    out.write(command_line_only("rules-date", day.isoformat(), origin))
     return EXIT_VALID
 
 
 def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``rule ID``: one rule explained, or the rules of a family listed."""
-    from .ruleinfo import lookup_rule, rules_matching, similar_rules
+    """``rule ID``: one rule explained; a rule stated per term (``BR-FR-01``: ``BR-FR-01_BT-1``, ...) each of its
+    ids explained; a family (``BR-DE-``, or a name that is no id but a family's) listed."""
+    from .ruleinfo import lookup_rules, rule_ids_of, rules_matching, similar_rules
     from .rulesets import Registry
 
-    if args.id.endswith(("-", ".", "*")):
-        rules = rules_matching(args.id)
+    family = args.id.endswith(FAMILY_ENDS)
+    infos = [] if family else lookup_rules([args.id], Registry(args.home))
+    if infos and not infos[0].known and (ids := rule_ids_of(args.id)):
+        infos = lookup_rules(ids, Registry(args.home))
+    if infos and infos[0].known:
+        if args.format == "json":
+            shown = [info.as_json() for info in infos]
+            print(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False, indent=2), file=out)
+        else:
+            out.write("\n".join(info.text(args.lang) for info in infos))
+        return EXIT_VALID
+    rules = rules_matching(args.id)
+    if rules:
         if args.format == "json":
             print(json.dumps([{"ruleId": r, "en": t} for r, t in rules], ensure_ascii=False, indent=2), file=out)
         for rule_id, text in rules if args.format == "text" else ():
             print(f"{rule_id:<24} {text}", file=out)
-        if not rules:
-            print(f"einvoice-validate: no rule id the catalogue knows starts with {args.id!r}", file=err)
-        return EXIT_VALID if rules else EXIT_ERROR
-    info = lookup_rule(args.id, Registry(args.home))
-    if not info.known:
+        return EXIT_VALID
+    if family:
+        print(f"einvoice-validate: no rule id the catalogue knows starts with {args.id!r}", file=err)
+    else:
         close = similar_rules(args.id)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         print(f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint}", file=err)
-        return EXIT_ERROR
-    if args.format == "json":
-        print(json.dumps(info.as_json(), ensure_ascii=False, indent=2), file=out)
-    else:
-        out.write(info.text(args.lang))
-    return EXIT_VALID
+    return EXIT_ERROR
 
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     from .profiles import parse_rules_date
     from .render import Renderer
+    from .reports.output import view_target
     from .reports.words import WORDS
     from .validator import Validator
 
@@ -590,11 +618,13 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
         print("einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it)", file=err)
         return EXIT_ERROR
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
+    target = view_target(args.output, args.file, args.format) if args.output is not None else None
     source = (stdin or sys.stdin.buffer).read() if args.file == STDIN else args.file
     renderer = Renderer(Validator(rules_home=args.home, engine=args.engine))
     shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
-    if args.output is not None:
-        args.output.write_bytes(shown.content)
+    if target is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(shown.content)
     elif args.format == "pdf":
         out.buffer.write(shown.content)  # checked above: a real stream
         out.flush()
@@ -603,7 +633,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     report, words = shown.report, WORDS[args.lang]
     verdict = words["valid"] if report.valid else words["invalid"]
     counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
-    where = f" -> {args.output}" if args.output is not None else ""
+    where = f" -> {target}" if target is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
     return EXIT_VALID if report.valid else EXIT_INVALID
 

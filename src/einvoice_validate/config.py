@@ -16,6 +16,8 @@ value of that key (``--ignore X`` replaces the file's ``ignore`` list). An unkno
 or an unknown choice is one line naming the file, the key and what is allowed (:class:`ConfigError`; exit 2).
 
 ``--rules-date`` is deliberately not a key: a date pinned in a forgotten file would keep a project on old rules.
+``einvoice-validate config`` shows it all the same (:func:`command_line_only`), as a comment, so that what it prints
+stays a valid configuration file.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ __all__ = [
     "ConfigError",
     "Effective",
     "Setting",
+    "command_line_only",
     "find_config",
     "read_config",
     "resolve",
@@ -223,13 +226,19 @@ class Effective:
         lines = []
         for s in SETTINGS:
             value = self.values[s.key]
-            text = _toml_value(value)
-            if value is None:
-                text = f"# {s.key} is not set"
-                lines.append(f"{text:<44} # {self.origins[s.key]}")
-                continue
-            lines.append(f"{s.key + ' = ' + text:<44} # {self.origins[s.key]}")
-        return "\n".join(lines) + "\n"
+            text = f"# {s.key} is not set" if value is None else f"{s.key} = {_toml_value(value)}"
+            lines.append(_line(text, self.origins[s.key]))
+        return "".join(lines)
+
+
+def command_line_only(key: str, value: str, origin: str) -> str:
+    """``config``'s line for a setting no file may hold (``rules-date``): a comment, so the output stays a valid
+    configuration file."""
+    return _line(f"# {key} = {_toml_value(value)}", f"{origin}; no file may set it")
+
+
+def _line(text: str, origin: str) -> str:
+    return f"{text:<44} # {origin}\n"
 
 
 def _toml_value(value: Value) -> str:

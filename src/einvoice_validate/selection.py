@@ -16,14 +16,20 @@ document *fails* (the CLI's exit status), and says what it left out::
 Patterns (case-insensitive), as ruff matches its rule codes but at the ids' own boundaries:
 
 - an exact rule id: ``BR-DE-15``, ``cvc-complex-type.2.4.a``;
-- a family: a pattern that ends at a ``-`` or ``.`` of the id (``BR-DE-``, ``UBL-CR-``, ``cvc-``; also ``BR-DE``,
-  which takes ``BR-DE-15`` but not ``BR-DEX-01``, and ``BR-DE-1``, which takes ``BR-DE-1`` but not ``BR-DE-15``);
+- a family: a pattern that ends at a ``-``, ``.`` or ``_`` of the id (``BR-DE-``, ``UBL-CR-``, ``cvc-``; also
+  ``BR-DE``, which takes ``BR-DE-15`` but not ``BR-DEX-01``, and ``BR-DE-1``, which takes ``BR-DE-1`` but not
+  ``BR-DE-15``; ``BR-FR-01`` takes the French rule's ids per term, ``BR-FR-01_BT-1`` and ``BR-FR-01_BT-25``, as
+  ``BR-RO-020`` takes ``BR-RO-020_1`` and ``DT-CIUS-PT-020`` takes ``DT-CIUS-PT-020_10.1``);
 - a raw prefix with a trailing ``*`` (``BR-DE-1*`` takes ``BR-DE-1`` and ``BR-DE-10`` to ``BR-DE-19``); ``*`` or
   ``ALL`` alone match every id.
 
 An empty ``select`` selects every rule. When a ``select`` and an ``ignore`` pattern both match an id, the more
 specific (longer) one wins, and ``ignore`` on a tie (``select=("BR-",), ignore=("BR-DE-",)`` drops BR-DE-15;
 ``select=("BR-DE-15",), ignore=("BR-DE-",)`` keeps it).
+
+One finding is listed whatever ``select`` says: ``rules.version-not-installed`` (:data:`ALWAYS_SELECTED`), which
+says that the report ran on other rules than those in force; only an ``ignore`` pattern that takes it leaves it out
+(and the report says so, as for any other).
 """
 
 from __future__ import annotations
@@ -37,14 +43,27 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .findings import Finding, Report, Severity
 
-__all__ = ["FAIL_ON", "MAX_PATTERNS", "Ignored", "IgnoredTally", "Selected", "Selection", "pattern_matches"]
+__all__ = [
+    "ALWAYS_SELECTED",
+    "FAIL_ON",
+    "MAX_PATTERNS",
+    "Ignored",
+    "IgnoredTally",
+    "Selected",
+    "Selection",
+    "pattern_matches",
+]
 
 FailOn = Literal["error", "warning"]
 FAIL_ON: tuple[FailOn, ...] = ("error", "warning")
 MAX_PATTERNS = 1000
 """At most this many ``select`` and as many ``ignore`` patterns (each at most 200 characters)."""
 
-_BOUNDARY = "-."
+ALWAYS_SELECTED = frozenset({"rules.version-not-installed"})
+"""Rule ids listed even when no ``select`` pattern takes them (a verdict never hides that it ran on other rules than
+those in force); an ``ignore`` pattern still leaves them out."""
+
+_BOUNDARY = "-._"
 _PATTERN = re.compile(r"[A-Za-z0-9_.:\-]+\*?|\*")
 _FAILING: dict[FailOn, frozenset[Severity]] = {
     "error": frozenset({Severity.ERROR}),
@@ -121,6 +140,8 @@ class Selection(BaseModel):
         """False when the rule is kept; else the ignore pattern that leaves it out, or None when no select pattern
         takes it."""
         chosen = [_specificity(p) for p in self.select if pattern_matches(p, rule_id)] if self.select else [0]
+        if not chosen and rule_id in ALWAYS_SELECTED:
+            chosen = [0]
         if not chosen:
             return None
         dropped = [p for p in self.ignore if pattern_matches(p, rule_id)]

@@ -5,6 +5,9 @@ In a folder each input ``NAME.xml`` gets ``NAME-report.EXT`` (another suffix sta
 ``x.pdf-report.EXT``; standard input is ``stdin``), below the folder in the input's own folder relative to the
 common folder of all inputs (inputs from one folder: side by side). :data:`EXTENSIONS` gives each format's ending.
 A report never replaces an input: :func:`plan_output` refuses such a run before anything is validated.
+
+``show -o`` (:func:`view_target`) writes one file, or into a folder ``NAME-view.html`` (``.pdf``), named as the
+reports are; never over its input either.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any, TextIO
 from . import Outcome, Tally
 from .writer import FORMATS, ReportWriter, invoice_views
 
-__all__ = ["EXTENSIONS", "OutputError", "OutputPlan", "RunOutput", "plan_output", "report_base"]
+__all__ = ["EXTENSIONS", "OutputError", "OutputPlan", "RunOutput", "plan_output", "report_base", "view_target"]
 
 EXTENSIONS = {
     "text": ".txt",
@@ -101,6 +104,18 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
             if target.exists() and _key(str(target)) in taken:
                 raise OutputError(f"the report {target} would replace an input; choose another -o folder")
     return plan
+
+
+def view_target(given: str, name: str, fmt: str) -> Path:
+    """Where ``show -o`` writes the invoice view of the input ``name`` in ``fmt`` (``html``, ``pdf``): the file
+    given, or in a folder (one that exists, or a path ending in ``/``) ``NAME-view.EXT``; refused when that is the
+    input itself."""
+    target = Path(given)
+    if target.is_dir() or given.endswith(("/", os.sep)):
+        target = target / f"{report_base(name)}-view.{fmt}"
+    if name != STDIN and target.exists() and os.path.exists(name) and _key(str(target)) == _key(name):
+        raise OutputError(f"-o {target} is the input; it is never overwritten")
+    return target
 
 
 def _key(path: str) -> tuple[int, int] | str:
