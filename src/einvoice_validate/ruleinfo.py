@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["Assertion", "RuleInfo", "lookup_rule", "lookup_rules", "rule_ids_of", "rules_matching", "similar_rules"]
 
 _XSL = "{http://www.w3.org/1999/XSL/Transform}"
+_SVRL = "{http://purl.oclc.org/dsdl/svrl}"
 _OWN_LANGUAGES: tuple[Literal["fr", "ro"], ...] = ("fr", "ro")
 """Languages a pack may state its rules in besides German and English, shown after them where it does."""
-_SVRL = "{http://purl.oclc.org/dsdl/svrl}"
 
 
 @dataclass(frozen=True, slots=True)
