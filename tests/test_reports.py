@@ -45,16 +45,21 @@ class _Terminal(io.StringIO):
         return True
 
 
+def on_kosit_plan_day(args: list[str]) -> list[str]:
+    """``validate`` arguments with the rules date of the reference's plan-kosit.tsv unless they give one: the
+    examples' findings as examples/README.md lists them (XRechnung 2.5.0 over CEN 1.3.15). Today's XRechnung
+    edition and its note are tested in tests/test_versions.py (and the CI formats' in tests/test_ci_formats.py)."""
+    if args[:1] == ["validate"] and "--rules-date" not in args:
+        return ["validate", "--rules-date", KOSIT_PLAN_DAY.isoformat(), *args[1:]]
+    return args
+
+
 def run(
     args: list[str], home: Path, *, stdout: io.StringIO | None = None, stdin: bytes | None = None
 ) -> tuple[int, str]:
     out = stdout if stdout is not None else io.StringIO()
-    if args[:1] == ["validate"] and "--rules-date" not in args:
-        # The examples' findings as the reference's plan-kosit.tsv gives them (examples/README.md): XRechnung 2.5.0
-        # over CEN 1.3.15. Today's XRechnung edition and its note are tested in tests/test_versions.py.
-        args = ["validate", "--rules-date", KOSIT_PLAN_DAY.isoformat(), *args[1:]]
     code = main(
-        ["--home", str(home), *args],
+        ["--home", str(home), *on_kosit_plan_day(args)],
         stdout=out,
         stderr=io.StringIO(),
         stdin=io.BytesIO(stdin) if stdin is not None else None,

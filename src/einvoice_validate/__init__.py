@@ -16,6 +16,7 @@ from .batch import BatchError, BatchResult, BatchValidator, iter_validate, valid
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
+from .selection import Ignored, Selected, Selection
 from .validator import Validator
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ __all__ = [
     "BatchValidator",
     "EInvoiceValidateError",
     "Finding",
+    "Ignored",
     "InputError",
     "Limits",
     "Message",
@@ -37,6 +39,8 @@ __all__ = [
     "ProfileError",
     "Report",
     "RulesetError",
+    "Selected",
+    "Selection",
     "SetupError",
     "Severity",
     "Validator",

@@ -1,14 +1,17 @@
 """The command line: argument parsing only; the work is in the library, the rendering in :mod:`.reports`.
 
-Exit codes of ``validate``: 0 every document valid, 1 some document invalid, 2 usage error or some document
-could not be validated. ``validate`` runs through :func:`einvoice_validate.batch.iter_validate`: results are
-printed as they arrive, in the order of the files.
+Exit codes of ``validate``: 0 every document valid, 1 some document invalid (with a selection: some listed finding
+at or above ``--fail-on``), 2 usage error or some document could not be validated. ``validate`` runs through
+:func:`einvoice_validate.batch.iter_validate`: results are printed as they arrive, in the order of the files. Its
+settings are resolved with the project's configuration file by :mod:`.config`, the selection is
+:mod:`.selection`'s, the destinations :mod:`.reports.output`'s.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import json
 import os
 import sys
 import time
@@ -18,14 +21,18 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from . import __version__
 from ._extras import SetupError, require, require_dependency
+from .config import SETTINGS, ConfigError
 from .errors import EInvoiceValidateError
 from .findings import Severity
 from .reports import Outcome
+from .reports.output import OutputError
 from .reports.words import LANGS
-from .reports.writer import FORMATS, ReportWriter
+from .reports.writer import FORMATS
 from .validator import ENGINES, engine_name
 
 if TYPE_CHECKING:
+    from .config import Effective
+    from .reports.output import RunOutput
     from .rulesets import Registry
 
 __all__ = ["expand_paths", "main"]
@@ -36,6 +43,8 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
 ACCEPTANCE_ENV = "EINVOICE_VALIDATE_ACCEPTANCE"
 STDIN = "-"
+FAMILY_ENDS = ("-", ".", "_", "*")
+"""``rule ID`` lists a family for an id ending so (``BR-DE-``, ``BR-FR-01_``, ``UBL-CR-*``)."""
 
 FILES_PER_WORKER = 100
 ENGINE_HELP = (
@@ -63,8 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--home", type=Path, default=argparse.SUPPRESS, help=HOME_HELP)
     sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)
+    settings = _settings_options()
 
-    val = sub.add_parser("validate", help="validate invoice files")
+    val = sub.add_parser("validate", help="validate invoice files", parents=[settings])
     val.add_argument(
         "files",
         nargs="+",
@@ -77,26 +87,54 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"worker processes (default: one per {FILES_PER_WORKER} files, up to all cores)",
     )
-    val.add_argument("--profile", help="force a profile by name (see `profiles`)")
     val.add_argument(
         "--rules-date",
         metavar="YYYY-MM-DD",
         help="run the pack versions in force on this day where a profile lists several (default: today)",
     )
     val.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="text",
-        help="text (people), json or jsonl (the same rows), junit (CI), sarif (code scanning), html (one page)",
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write the report to this file, or to this folder one report per input and format (a folder: when it "
+        "is one, ends with /, or several formats are given)",
+    )
+    val.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how often each rule fired and in how many files (json with --format json/jsonl, else text) "
+        "instead of the report on standard output; with -o the reports are written as well",
     )
     val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
     val.add_argument("-q", "--quiet", action="store_true", help="text: only documents with errors or warnings")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
-    val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
     val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
-    val.add_argument(
-        "--lang", choices=LANGS, default="en", help="language of text and html (json, jsonl and html carry both)"
+
+    config = sub.add_parser(
+        "config",
+        parents=[settings],
+        help="print the settings validate uses here and where each comes from",
+        description="The effective settings of `validate` in this folder (as TOML, each with its origin): the "
+        "command line, then the configuration file (--config FILE, or the first of .einvoice-validate.toml, "
+        "einvoice-validate.toml, pyproject.toml [tool.einvoice-validate] found from here upwards), then the "
+        "defaults. The rules date, which no file may set, follows as a comment.",
     )
+    config.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the rules date validate would get (default: today)")
+
+    rule = sub.add_parser(
+        "rule",
+        help="explain a rule: its text in German and English, terms, packs and versions, test and context",
+        description="Everything about one rule id: the catalogue's texts (German, English, and the pack's own French "
+        "or Romanian), the business terms, every installed pack version that contains it with the assertion's "
+        "flag, context and test, and the profiles that run it. A rule stated once per business term (BR-FR-01: "
+        "BR-FR-01_BT-1, BR-FR-01_BT-25, ...) is explained id by id. An id ending in -, ., _ or * lists the rules "
+        "of that family.",
+    )
+    rule.add_argument(
+        "id", metavar="ID", help="a rule id (BR-DE-15, BR-FR-01, cvc-complex-type.2.4.a) or family (BR-DE-)"
+    )
+    rule.add_argument("--lang", choices=LANGS, default="en", help="the language shown first and of the labels")
+    rule.add_argument("--format", choices=("text", "json"), default="text")
 
     show = sub.add_parser(
         "show",
@@ -108,7 +146,13 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("file", metavar="FILE", help="an invoice (XML or ZUGFeRD/Factur-X PDF), or - (standard input)")
     show.add_argument("--lang", choices=LANGS, default="en", help="language of the page (labels and messages)")
     show.add_argument("--format", choices=("html", "pdf"), default="html", help="html (default) or pdf ([pdf] extra)")
-    show.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here (default: standard output)")
+    show.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write to this file, or into this folder (one that exists, or ends with /) as NAME-view.html or .pdf "
+        "(default: standard output)",
+    )
     show.add_argument("--profile", help="force a profile by name (see `profiles`)")
     show.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the pack versions in force on this day")
     show.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
@@ -213,8 +257,10 @@ class _Subparsers:
         self._action = action
         self._common = common
 
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = self._action.add_parser(name, parents=[self._common], **kwargs)
+    def add_parser(
+        self, name: str, parents: Sequence[argparse.ArgumentParser] = (), **kwargs: Any
+    ) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = self._action.add_parser(name, parents=[self._common, *parents], **kwargs)
         return parser
 
 
@@ -257,6 +303,10 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
             return _serve(args, err)
         if args.command == "keys":
             return _keys(args, out, err)
+        if args.command == "config":
+            return _config(args, out, err)
+        if args.command == "rule":
+            return _rule(args, out, err)
         return _profiles(args, out)
     except EInvoiceValidateError as exc:  # the specific cause first (in German with validate --lang de), the code
         message = exc.message.de if getattr(args, "lang", "en") == "de" else exc.message.en
@@ -265,12 +315,51 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
     except SetupError as exc:  # an extra (or a dependency) not installed: one line saying what to install
         print(f"einvoice-validate: {exc}", file=err)
         return EXIT_ERROR
+    except (ConfigError, OutputError) as exc:  # a bad configuration file or value, an impossible -o: one line
+        print(f"einvoice-validate: {exc}", file=err)
+        return EXIT_ERROR
     except BrokenPipeError:
         raise
     except OSError as exc:  # an unusable rules home (unreadable, not writable) or output: no traceback
         where = f" ({exc.filename})" if exc.filename else ""
         print(f"einvoice-validate: {exc.strerror or exc}{where}", file=err)
         return EXIT_ERROR
+
+
+def _settings_options() -> argparse.ArgumentParser:
+    """The options of ``validate`` that a configuration file may also set (:data:`einvoice_validate.config.SETTINGS`):
+    their defaults are None here, so that :func:`einvoice_validate.config.resolve` sees what the command line gave."""
+    parser = argparse.ArgumentParser(add_help=False)
+    help_of = {s.key: s.help for s in SETTINGS}
+    for key in ("select", "ignore"):
+        parser.add_argument(
+            f"--{key}",
+            action="extend",
+            type=_comma_list,
+            metavar="IDS",
+            help=f"{help_of[key]}: ids and families (BR-DE-15, BR-DE-, UBL-CR-), comma-separated or repeated",
+        )
+    parser.add_argument("--fail-on", choices=("error", "warning"), help=f"{help_of['fail-on']} (default: error)")
+    parser.add_argument(
+        "--format",
+        action="extend",
+        type=_comma_list,
+        metavar="FORMAT",
+        help=f"{', '.join(FORMATS)} (default text; several with -o FOLDER): text (people), json or jsonl (the same "
+        "rows), junit (CI), sarif (code scanning), html (one page), github (Actions annotations), gitlab (Code "
+        "Quality)",
+    )
+    parser.add_argument("--concise", action=argparse.BooleanOptionalAction, help=help_of["concise"])
+    parser.add_argument("--lang", choices=LANGS, help="language of text, html, github and gitlab (default: en)")
+    parser.add_argument("--profile", help="force a profile by name (see `profiles`)")
+    parser.add_argument("--xsd-gate", action=argparse.BooleanOptionalAction, help=help_of["xsd-gate"])
+    parser.add_argument("--config", type=Path, metavar="FILE", help="use this configuration file (nothing searched)")
+    parser.add_argument("--isolated", action="store_true", help="read no configuration file")
+    return parser
+
+
+def _comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def _positive_int(text: str) -> int:
@@ -283,19 +372,21 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def expand_paths(arguments: Sequence[str]) -> list[str]:
+def expand_paths(arguments: Sequence[str], exclude: Path | None = None) -> list[str]:
     """Files as given; directories: every ``*.xml`` and ``*.pdf`` (ZUGFeRD / Factur-X) below them (recursively,
-    any case of the suffix, sorted); patterns the shell did not expand (``*``, ``?``, ``[``, ``**``): their
-    matches, sorted. A name that is none of these is kept, so that it is reported as unreadable."""
+    any case of the suffix, sorted), but not below ``exclude`` (the ``-o`` folder of the reports); patterns the
+    shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of these is kept,
+    so that it is reported as unreadable."""
     found: list[str] = []
+    skip = os.path.realpath(exclude) if exclude is not None else None
     for arg in arguments:
         if os.path.isdir(arg):
-            found.extend(_xml_below(arg))
+            found.extend(_xml_below(arg, skip))
         elif not os.path.exists(arg) and glob.has_magic(arg):
             matches = sorted(glob.glob(arg, recursive=True))
             for match in matches:
                 if os.path.isdir(match):
-                    found.extend(_xml_below(match))
+                    found.extend(_xml_below(match, skip))
                 else:
                     found.append(match)
             if not matches:
@@ -305,50 +396,12 @@ def expand_paths(arguments: Sequence[str]) -> list[str]:
     return found
 
 
-def _xml_below(directory: str) -> list[str]:
+def _xml_below(directory: str, skip: str | None = None) -> list[str]:
     files: list[str] = []
     for root, dirs, names in os.walk(directory):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if skip is None or os.path.realpath(os.path.join(root, d)) != skip)
         files.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith((".xml", ".pdf")))
     return files
-
-
-class _Progress:
-    """A one-line progress bar on a terminal's stderr, redrawn at most ten times a second."""
-
-    def __init__(self, total: int, err: TextIO, out: TextIO) -> None:
-        self.total = total
-        self.err = err
-        self.clear_before_output = _isatty(out)
-        self.done = 0
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
-
-    def advance(self) -> None:
-        self.done += 1
-        now = time.monotonic()
-        if now - self.last >= 0.1 or self.done == self.total:
-            self.last = now
-            rate = self.done / max(now - self.start, 1e-9)
-            width = 30
-            filled = width * self.done // self.total
-            bar = "#" * filled + "." * (width - filled)
-            self.err.write(f"\r[{bar}] {self.done}/{self.total} documents, {rate:.0f}/s")
-            self.err.flush()
-            self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            self.err.write("\r\x1b[K")
-            self.err.flush()
-            self.shown = False
-
-    def finish(self) -> None:
-        if self.shown:
-            self.err.write("\n")
-            self.err.flush()
-            self.shown = False
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -375,61 +428,189 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     from .batch import iter_validate
     from .parse import Source
     from .profiles import parse_rules_date
+    from .progress import Progress
+    from .reports.output import RunOutput, plan_output
+    from .reports.statistics import Statistics
 
+    settings = _settings(args, err)
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
-    files = expand_paths(args.files)
+    files = expand_paths(args.files, exclude=Path(args.output) if args.output else None)
     if not files:
         print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
         return EXIT_ERROR
+    plan = plan_output(args.format, args.output, files)
     sources: list[Source] = list(files)
     if STDIN in files:  # read once, then validated like a file (named "-")
         data = (stdin or sys.stdin.buffer).read()
         sources = [data if f == STDIN else f for f in files]
     _require_for(args.engine, files)
     workers = min(args.workers or _default_workers(files), len(files))
-    progress = _Progress(len(files), err, out) if len(files) >= PROGRESS_MIN_FILES and _isatty(err) else None
-    render = ReportWriter(
-        args.format,
-        out,
-        args.lang,
+    progress = (
+        Progress(len(files), err, clear_before_output=_isatty(out))
+        if len(files) >= PROGRESS_MIN_FILES and _isatty(err)
+        else None
+    )
+    selection = settings.selection()
+    statistics = Statistics() if args.statistics else None
+    worst = EXIT_VALID
+    with RunOutput(
+        plan,
+        None if statistics is not None and plan.path is None else out,
+        lang=args.lang,
         timings=args.timings,
         quiet=args.quiet,
         errors_only=args.errors_only,
+        concise=args.concise,
         rules_home=args.home,
         engine=args.engine,
-    )
-    worst = EXIT_VALID
-    try:
-        for result in iter_validate(
-            sources,
-            workers=workers,
-            profile=args.profile,
-            rules_home=args.home,
-            xsd_gate=args.xsd_gate,
-            engine=args.engine,
-            rules_date=rules_date,
-        ):
-            report, error = result.report, result.error
-            if error is not None:
-                worst = EXIT_ERROR
-            elif report is not None and (not report.valid or report.accepted is False):  # rejected: exit 1
-                worst = max(worst, EXIT_INVALID)
-            if progress is not None and progress.clear_before_output:
-                progress.clear()
-            source = sources[result.index]
-            render.add(Outcome(files[result.index], report, error, source if isinstance(source, bytes) else None))
+    ) as output:
+        try:
+            for result in iter_validate(
+                sources,
+                workers=workers,
+                profile=args.profile,
+                rules_home=args.home,
+                xsd_gate=args.xsd_gate,
+                engine=args.engine,
+                rules_date=rules_date,
+            ):
+                source = sources[result.index]
+                outcome = Outcome(
+                    files[result.index],
+                    result.report,
+                    result.error,
+                    source if isinstance(source, bytes) else None,
+                    selection,
+                )
+                if outcome.error is not None:
+                    worst = EXIT_ERROR
+                elif outcome.fails:
+                    worst = max(worst, EXIT_INVALID)
+                if progress is not None and progress.clear_before_output:
+                    progress.clear()
+                output.add(result.index, outcome)
+                if statistics is not None:
+                    statistics.add(outcome)
+                if progress is not None:
+                    progress.advance()
+        finally:
             if progress is not None:
-                progress.advance()
-    finally:
-        if progress is not None:
-            progress.finish()
-    render.close()
+                progress.finish()
+        output.close()
+    if statistics is not None:
+        fmt = "json" if {"json", "jsonl"} & set(plan.formats) else "text"
+        if fmt == "json":
+            print(json.dumps(statistics.as_json(), ensure_ascii=False, indent=2), file=out)
+        else:
+            out.write(statistics.text(args.lang))
+    if plan.path is not None:  # the reports are in files: the summary on stderr (the CI log)
+        _print_summary(output, plan.path, args.lang, err)
     return worst
+
+
+def _settings(args: argparse.Namespace, err: TextIO) -> Effective:
+    """Resolve the settings with the configuration file (:mod:`.config`) and write the effective values back
+    onto ``args``; warn (stderr) about a selection pattern that matches no rule id the catalogue knows."""
+    from .config import resolve
+
+    given = {s.dest: getattr(args, s.dest, None) for s in SETTINGS}
+    effective = resolve(given, config=args.config, isolated=args.isolated)
+    for s in SETTINGS:
+        setattr(args, s.dest, effective[s.key])
+    _warn_unknown_patterns(effective, err)
+    return effective
+
+
+def _warn_unknown_patterns(effective: Effective, err: TextIO) -> None:
+    from .messages import catalogue
+    from .selection import pattern_matches
+
+    selection = effective.selection()
+    patterns = [("select", p) for p in selection.select] + [("ignore", p) for p in selection.ignore]
+    if not patterns:
+        return
+    known = list(catalogue().entries)
+    for key, pattern in patterns:
+        if not any(pattern_matches(pattern, rid) for rid in known):
+            print(
+                f"einvoice-validate: warning: {key} {pattern!r} ({effective.origins[key]}) matches no rule id the "
+                "catalogue knows (a typo? `einvoice-validate rule ID` looks one up)",
+                file=err,
+            )
+
+
+def _print_summary(output: RunOutput, path: Path, lang: str, err: TextIO) -> None:
+    from .reports.words import ignored_summary, summary
+
+    print(f"{summary(output.tally, lang)} -> {path}", file=err)
+    ignored = ignored_summary(output.tally, lang)
+    if ignored is not None:
+        print(ignored, file=err)
+
+
+def _config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``config``: the effective settings as TOML, each with its origin, and the rules date."""
+    from datetime import date
+
+    from .config import CLI_ORIGIN, DEFAULT_ORIGIN, command_line_only
+    from .profiles import parse_rules_date
+
+    effective = _settings(args, err)
+    day = parse_rules_date(args.rules_date) if args.rules_date else date.today()
+    here = Path(os.getcwd())
+    if args.isolated:
+        source = "none read (--isolated)"
+    elif args.config is not None:
+        source = f"{effective.file} (--config)"
+    elif effective.file is not None:
+        source = f"{effective.file} (found from {here} upwards)"
+    else:
+        source = f"none found from {here} upwards"
+    print(f"# the settings of `einvoice-validate validate` in {here}", file=out)
+    print(f"# configuration file: {source}", file=out)
+    out.write(effective.toml())
+    origin = f"{CLI_ORIGIN} (--rules-date)" if args.rules_date else f"{DEFAULT_ORIGIN}: today"
+    out.write(command_line_only("rules-date", day.isoformat(), origin))
+    return EXIT_VALID
+
+
+def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``rule ID``: one rule explained; a rule stated per term (``BR-FR-01``: ``BR-FR-01_BT-1``, ...) each of its
+    ids explained; a family (``BR-DE-``, or a name that is no id but a family's) listed."""
+    from .ruleinfo import lookup_rules, rule_ids_of, rules_matching, similar_rules
+    from .rulesets import Registry
+
+    family = args.id.endswith(FAMILY_ENDS)
+    infos = [] if family else lookup_rules([args.id], Registry(args.home))
+    if infos and not infos[0].known and (ids := rule_ids_of(args.id)):
+        infos = lookup_rules(ids, Registry(args.home))
+    if infos and infos[0].known:
+        if args.format == "json":
+            shown = [info.as_json() for info in infos]
+            print(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False, indent=2), file=out)
+        else:
+            out.write("\n".join(info.text(args.lang) for info in infos))
+        return EXIT_VALID
+    rules = rules_matching(args.id)
+    if rules:
+        if args.format == "json":
+            print(json.dumps([{"ruleId": r, "en": t} for r, t in rules], ensure_ascii=False, indent=2), file=out)
+        for rule_id, text in rules if args.format == "text" else ():
+            print(f"{rule_id:<24} {text}", file=out)
+        return EXIT_VALID
+    if family:
+        print(f"einvoice-validate: no rule id the catalogue knows starts with {args.id!r}", file=err)
+    else:
+        close = similar_rules(args.id)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        print(f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint}", file=err)
+    return EXIT_ERROR
 
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
     from .profiles import parse_rules_date
     from .render import Renderer
+    from .reports.output import view_target
     from .reports.words import WORDS
     from .validator import Validator
 
@@ -437,11 +618,13 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
         print("einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it)", file=err)
         return EXIT_ERROR
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
+    target = view_target(args.output, args.file, args.format) if args.output is not None else None
     source = (stdin or sys.stdin.buffer).read() if args.file == STDIN else args.file
     renderer = Renderer(Validator(rules_home=args.home, engine=args.engine))
     shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
-    if args.output is not None:
-        args.output.write_bytes(shown.content)
+    if target is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(shown.content)
     elif args.format == "pdf":
         out.buffer.write(shown.content)  # checked above: a real stream
         out.flush()
@@ -450,7 +633,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     report, words = shown.report, WORDS[args.lang]
     verdict = words["valid"] if report.valid else words["invalid"]
     counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
-    where = f" -> {args.output}" if args.output is not None else ""
+    where = f" -> {target}" if target is not None else ""
     print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
     return EXIT_VALID if report.valid and report.accepted is not False else EXIT_INVALID
 

@@ -3,8 +3,14 @@
 Each document of a run is an :class:`Outcome` (its name, its :class:`~einvoice_validate.findings.Report` or why it
 could not be validated). The renderers: :mod:`.text` (a terminal, grep and editors: ``file:line: SEVERITY ruleId
 message``), :mod:`.rows` (the ``json``/``jsonl`` rows), :mod:`.junit` (CI systems), :mod:`.sarif` (code scanning,
-SARIF 2.1.0) and :mod:`.html` (one self-contained page); :mod:`.writer` picks one for the CLI, :mod:`.words` holds
-the English and German. :class:`Tally` is the closing summary they share.
+SARIF 2.1.0), :mod:`.html` (one self-contained page), :mod:`.github` (GitHub Actions workflow commands) and
+:mod:`.gitlab` (GitLab Code Quality); :mod:`.writer` picks one for a stream, :mod:`.output` sends a run to standard
+output, a file or a folder (one report per input), :mod:`.statistics` counts the rules over a run, :mod:`.words`
+holds the English and German. :class:`Tally` is the closing summary they share.
+
+A renderer lists :attr:`Outcome.findings`: the report's findings as the run's
+:class:`~einvoice_validate.selection.Selection` keeps them (all of them without one), and says what the selection
+left out (:attr:`Outcome.ignored`); the verdict (``valid``, ``accepted``) stays the report's official one.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..findings import Finding, Message, Report, Severity
+from ..selection import Ignored, IgnoredTally, Selected, Selection
 
 __all__ = ["DocumentError", "Outcome", "Tally", "grouped", "severity_counts", "values_text"]
 
@@ -31,12 +38,47 @@ class DocumentError(Protocol):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """One document of a run: exactly one of ``report`` and ``error`` is set. ``data`` is the document's text
-    when the renderer should quote it (HTML snippets), else None."""
+    when the renderer should quote it (HTML snippets), else None; ``selection`` is the run's rule selection (None:
+    every finding listed, ERRORs fail), ``selected`` the report as it sees it."""
 
     name: str
     report: Report | None
     error: DocumentError | None
     data: bytes | None = None
+    selection: Selection | None = None
+    selected: Selected | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.selection is not None and self.report is not None:
+            object.__setattr__(self, "selected", self.selection.apply(self.report))
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The findings to list: those the selection keeps, else all of the report's."""
+        if self.selected is not None:
+            return self.selected.findings
+        return self.report.findings if self.report is not None else ()
+
+    @property
+    def ignored(self) -> tuple[Ignored, ...] | None:
+        """What the selection left out of this document; None when the run has no active selection."""
+        if self.selection is None or not self.selection.active:
+            return None
+        return self.selected.ignored if self.selected is not None else ()
+
+    @property
+    def fails(self) -> bool:
+        """Whether the document fails the run: on its listed findings, or rejected (``accepted`` false, e.g. a
+        near-miss specification id of a family with a verdict: the verdict is not the selection's to change); a
+        document not validated is not counted here."""
+        rejected = self.report is not None and self.report.accepted is False
+        return rejected or any(self.fails_on(f) for f in self.findings)
+
+    def fails_on(self, finding: Finding) -> bool:
+        """Whether ``finding`` fails the run (an ERROR; with ``--fail-on warning`` a WARNING too)."""
+        if self.selection is not None:
+            return self.selection.fails_on(finding.severity)
+        return finding.severity is Severity.ERROR
 
 
 def severity_counts(findings: tuple[Finding, ...] | list[Finding]) -> dict[Severity, int]:
@@ -63,16 +105,22 @@ def grouped(findings: tuple[Finding, ...] | list[Finding]) -> list[tuple[Finding
 
 @dataclass(slots=True)
 class Tally:
-    """The closing summary: documents valid, invalid, not validated, and findings by severity."""
+    """The closing summary: documents valid, invalid, not validated, findings listed by severity, and what the
+    selection left out (``ignored`` is None when the run has no active selection)."""
 
     files: int = 0
     valid: int = 0
     invalid: int = 0
     not_validated: int = 0
     findings: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
+    ignored: IgnoredTally | None = None
 
     def add(self, outcome: Outcome) -> None:
         self.files += 1
+        if outcome.ignored is not None:
+            if self.ignored is None:
+                self.ignored = IgnoredTally()
+            self.ignored.add(outcome.ignored)
         if outcome.report is None:
             self.not_validated += 1
             return
@@ -80,5 +128,5 @@ class Tally:
             self.valid += 1
         else:
             self.invalid += 1
-        for severity, n in severity_counts(outcome.report.findings).items():
+        for severity, n in severity_counts(outcome.findings).items():
             self.findings[severity] += n

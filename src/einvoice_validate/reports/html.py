@@ -16,7 +16,7 @@ from xml.sax.saxutils import quoteattr
 from .. import __version__
 from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, grouped, severity_counts
-from .words import WORDS, severity_label
+from .words import WORDS, ignored_groups, severity_label
 from .words import summary as words_summary
 
 __all__ = ["MAX_INVOICE_VIEWS", "InvoiceView", "html_report"]
@@ -175,15 +175,19 @@ def _document(n: int, outcome: Outcome, words: dict[str, str], lang: str, view: 
         + "</dl>"
     )
     lines = _source_lines(outcome.data, report.pdf is not None)
-    if not report.findings:
+    if not outcome.findings:
         parts.append(f"<p>{escape(words['no-findings'])}</p>")
-    first = [f for f in report.findings if f.rule_id.startswith(PROFILE_FINDINGS)]
+    if outcome.ignored:
+        parts.append(
+            f'<p class="ignored">{escape(words["ignored"])}: {escape(ignored_groups(outcome.ignored, lang))}</p>'
+        )
+    first = [f for f in outcome.findings if f.rule_id.startswith(PROFILE_FINDINGS)]
     if first:  # why these rules ran (an unrecognised specification id): it explains the findings below
         parts.append(f'<div class="profile-first"><h3>{escape(words["profile-first"])}</h3>')
         parts.extend(_finding(f, lines, words, lang, n) for f, n in grouped(first))
         parts.append("</div>")
     for severity in Severity:
-        group = [f for f in report.findings if f.severity is severity and not f.rule_id.startswith(PROFILE_FINDINGS)]
+        group = [f for f in outcome.findings if f.severity is severity and not f.rule_id.startswith(PROFILE_FINDINGS)]
         if group:
             parts.append(f"<h3>{escape(severity_label(severity, lang, plural=True))} ({len(group)})</h3>")
             parts.extend(_finding(f, lines, words, lang, n) for f, n in grouped(group))
@@ -216,7 +220,7 @@ def _overview(outcomes: list[Outcome], words: dict[str, str], lang: str) -> str:
     )
     rows = []
     for n, o in enumerate(outcomes):
-        counts = severity_counts(o.report.findings) if o.report else dict.fromkeys(Severity, 0)
+        counts = severity_counts(o.findings)
         verdict = words["not-validated" if o.report is None else "valid" if o.report.valid else "invalid"]
         rows.append(
             f'<tr><td><a href="#doc-{n}">{escape(o.name)}</a></td><td>{escape(verdict)}</td>'
@@ -236,6 +240,9 @@ def html_report(outcomes: Iterable[Outcome], lang: str = "en", invoice_view: Inv
         tally.add(o)
     summary = words_summary(tally, lang)
     body = [f"<h1>{escape(words['title'])}</h1>", f'<p class="summary">{escape(summary)}</p>']
+    ignored = ignored_summary(tally, lang)
+    if ignored is not None:
+        body.append(f'<p class="summary ignored">{escape(ignored)}</p>')
     if len(outcomes) > 1:
         body.append(_overview(outcomes, words, lang))
     for n, o in enumerate(outcomes):

@@ -1,5 +1,6 @@
-"""JUnit XML for CI systems: one ``testcase`` per document, one ``failure`` per ERROR finding, an ``error`` for a
-document that could not be validated; warnings and information in ``system-out``.
+"""JUnit XML for CI systems: one ``testcase`` per document, one ``failure`` per ERROR finding (with ``--fail-on
+warning``: per WARNING too), an ``error`` for a document that could not be validated; the other findings in
+``system-out``, and what the selection left out there and in the property ``einvoice-validate.ignored``.
 
 The layout is the one Jenkins, GitLab and GitHub test reporters read (Jenkins' ``junit-10.xsd``: several
 ``failure`` elements per test case allowed); tests/test_reports.py validates it against an XSD of that layout.
@@ -10,8 +11,9 @@ from __future__ import annotations
 from lxml import etree
 
 from .. import __version__
-from ..findings import Finding, Severity
+from ..findings import Finding
 from . import Outcome, Tally
+from .words import ignored_groups, ignored_summary
 
 __all__ = ["junit_report"]
 
@@ -47,8 +49,8 @@ def junit_report(outcomes: list[Outcome], suite: str = "einvoice-validate") -> b
             continue
         case.set("time", f"{sum(report.timings_ms.values()) / 1000:.3f}")
         other: list[str] = []
-        for f in report.findings:
-            if f.severity is Severity.ERROR:
+        for f in outcome.findings:
+            if outcome.fails_on(f):
                 failures += 1
                 el = etree.SubElement(case, "failure", message=f"{f.rule_id}: {f.message.en}", type=f.rule_id)
                 el.text = "\n".join(
@@ -60,8 +62,13 @@ def junit_report(outcomes: list[Outcome], suite: str = "einvoice-validate") -> b
                 )
             else:
                 other.append(_line(outcome.name, f))
+        if outcome.ignored:
+            other.append(f"{outcome.name}: ignored by the selection: {ignored_groups(outcome.ignored, 'en')}")
         if other:
             etree.SubElement(case, "system-out").text = "\n".join(other)
+    ignored = ignored_summary(tally, "en")
+    if ignored is not None:
+        etree.SubElement(props, "property", name="einvoice-validate.ignored", value=ignored)
     for el in (root, testsuite):
         el.set("tests", str(tally.files))
         el.set("failures", str(failures))

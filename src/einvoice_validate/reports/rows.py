@@ -1,5 +1,6 @@
 """The machine rows of ``--format jsonl`` and ``--format json``: exactly the same keys, spelled so, and nothing
-that changes from run to run (stage timings only when asked for)."""
+that changes from run to run (stage timings only when asked for). ``findings`` are those the run's selection lists;
+``ignored`` (only when a selection is active) says what it left out."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from . import Outcome
 __all__ = ["ROW_KEYS", "row"]
 
 ROW_KEYS = ("file", "profile", "profileReason", "envelope", "valid", "accepted", "findings", "error")
-"""The jsonl contract; ``pdf`` follows for a PDF only, ``timingsMs`` only with ``--timings``."""
+"""The jsonl contract; ``pdf`` follows for a PDF only, ``ignored`` only with an active selection (``--select``,
+``--ignore``), ``timingsMs`` only with ``--timings``."""
 
 
 def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
@@ -23,11 +25,13 @@ def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
         "envelope": report.envelope if report else None,
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,
-        "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings] if report else [],
+        "findings": [f.model_dump(mode="json", by_alias=True) for f in outcome.findings],
         "error": error_object(error.code, error.detail) if error else None,
     }
     if report is not None and report.pdf is not None:  # only for a PDF: what its envelope said
         out["pdf"] = report.pdf.model_dump(mode="json", by_alias=True)
+    if outcome.ignored is not None:
+        out["ignored"] = [i.model_dump(mode="json", by_alias=True) for i in outcome.ignored]
     if timings:
         out["timingsMs"] = dict(report.timings_ms) if report else {}
     return out

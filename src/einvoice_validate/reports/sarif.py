@@ -1,5 +1,6 @@
 """SARIF 2.1.0 for code-scanning tools: one run, the rules that fired with their texts, one result per finding
-with the file, line and column; documents that could not be validated as tool execution notifications."""
+with the file, line and column; documents that could not be validated as tool execution notifications; what the
+selection left out as a tool configuration notification (and, structured, in the run's ``properties.ignored``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Any
 from .. import __version__
 from ..findings import Finding, Severity
 from ..messages import PLACEHOLDER, catalogue
-from . import Outcome
+from . import Outcome, Tally
+from .words import ignored_summary
 
-__all__ = ["SARIF_SCHEMA", "sarif_report"]
+__all__ = ["SARIF_SCHEMA", "rule_texts", "sarif_report"]
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -35,7 +37,7 @@ def _location(name: str, f: Finding | None) -> dict[str, Any]:
     return location
 
 
-def _rule_texts(f: Finding) -> tuple[str, str]:
+def rule_texts(f: Finding) -> tuple[str, str]:
     """The rule's text in English and German without this finding's values (``'…'`` where the pack inserts one),
     from the catalogue entry the finding's text came from; else the finding's own text."""
     for variant in catalogue().variants(f.rule_id):
@@ -54,7 +56,9 @@ def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
     index: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
+    tally = Tally()
     for outcome in outcomes:
+        tally.add(outcome)
         if outcome.report is None:
             error = outcome.error
             assert error is not None
@@ -68,10 +72,10 @@ def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
                 }
             )
             continue
-        for f in outcome.report.findings:
+        for f in outcome.findings:
             if f.rule_id not in index:
                 index[f.rule_id] = len(rules)
-                en, de = _rule_texts(f)
+                en, de = rule_texts(f)
                 rules.append(
                     {
                         "id": f.rule_id,
@@ -99,22 +103,22 @@ def sarif_report(outcomes: list[Outcome]) -> dict[str, Any]:
                     },
                 }
             )
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "einvoice-validate",
-                        "version": __version__,
-                        "rules": rules,
-                    }
-                },
-                "invocations": [
-                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
-                ],
-                "results": results,
+    invocation: dict[str, Any] = {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "einvoice-validate",
+                "version": __version__,
+                "rules": rules,
             }
-        ],
+        },
+        "invocations": [invocation],
+        "results": results,
     }
+    ignored = ignored_summary(tally, "en")
+    if ignored is not None and tally.ignored is not None:
+        invocation["toolConfigurationNotifications"] = [
+            {"level": "note", "descriptor": {"id": "selection.ignored"}, "message": {"text": ignored}}
+        ]
+        run["properties"] = {"ignored": [i.model_dump(mode="json", by_alias=True) for i in tally.ignored.items()]}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}

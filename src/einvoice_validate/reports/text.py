@@ -1,7 +1,8 @@
 """The text report for people: per document a verdict line, then one ``file:line: SEVERITY ruleId message``
 line per finding (editors and grep follow them; the values found in the document after the message, identical
-findings of one rule on one element once with their count), and a closing summary. Colour only on a terminal, never with
-``NO_COLOR`` set (https://no-color.org)."""
+findings of one rule on one element once with their count), and a closing summary; ``concise``: the path once, on
+the verdict line, then ``line:column SEVERITY ruleId message`` per finding, without the location and the pack.
+Colour only on a terminal, never with ``NO_COLOR`` set (https://no-color.org)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TextIO
 
 from ..findings import Finding, Severity
 from . import Outcome, Tally, grouped, severity_counts, values_text
-from .words import WORDS, severity_label
+from .words import WORDS, ignored_groups, ignored_summary, severity_label
 from .words import summary as words_summary
 
 __all__ = ["TextReport", "use_colour"]
@@ -44,10 +45,18 @@ class TextReport:
         quiet: nothing for documents without an ERROR or WARNING finding (the summary still counts them); a
             document with one is shown in full.
         errors_only: only ERROR findings (warnings and information are counted, not listed).
+        concise: the path once per document, short finding lines (see the module docstring).
     """
 
     def __init__(
-        self, out: TextIO, lang: str = "en", *, colour: bool = False, quiet: bool = False, errors_only: bool = False
+        self,
+        out: TextIO,
+        lang: str = "en",
+        *,
+        colour: bool = False,
+        quiet: bool = False,
+        errors_only: bool = False,
+        concise: bool = False,
     ) -> None:
         self.out = out
         self.lang = lang
@@ -55,6 +64,7 @@ class TextReport:
         self.colour = colour
         self.quiet = quiet
         self.errors_only = errors_only
+        self.concise = concise
         self.tally = Tally()
         self.printed = False
 
@@ -73,9 +83,9 @@ class TextReport:
             print(f"{name}: {label}: {meaning} ({error.code})", file=self.out)
             self.printed = True
             return
-        if self.quiet and report.valid and report.accepted is not False and not _flagged(report.findings):
+        if self.quiet and report.valid and not outcome.fails and not _flagged(outcome.findings):
             return  # -q hides a document only when it has neither an ERROR nor a WARNING (issue 27)
-        counts = severity_counts(report.findings)
+        counts = severity_counts(outcome.findings)
         verdict = self._paint("valid", words["valid"]) if report.valid else self._paint("invalid", words["invalid"])
         if report.accepted is not None:
             verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
@@ -83,11 +93,27 @@ class TextReport:
         unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
         if report.pdf is not None:
             unwrapped = f" ({words['pdf'].format(report.pdf.attachment)})"
+        ignored = outcome.ignored
+        if ignored:
+            tally += ", " + words["ignored-count"].format(sum(i.count for i in ignored))
         print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
         self.printed = True
-        shown = [f for f in report.findings if not self.errors_only or f.severity is Severity.ERROR]
-        for f, count in grouped(shown):
-            print(self.finding_line(name, f, count), file=self.out)
+        listed = [f for f in outcome.findings if not (self.errors_only and f.severity is not Severity.ERROR)]
+        if self.concise:
+            width = max((len(_position(f)) for f in listed), default=0)
+            for f in listed:
+                print(self.concise_line(f, width), file=self.out)
+        else:
+            for f, count in grouped(listed):
+                print(self.finding_line(name, f, count), file=self.out)
+        if ignored and not self.concise:
+            print(f"{name}: {words['ignored']}: {ignored_groups(ignored, self.lang)}", file=self.out)
+
+    def concise_line(self, f: Finding, width: int = 0) -> str:
+        """``  16:5: ERROR BR-DE-15 message`` (the position padded to ``width``; ``-`` for none)."""
+        text = f.message.de if self.lang == "de" else f.message.en
+        severity = self._paint(f.severity, severity_label(f.severity, self.lang))
+        return f"  {_position(f) + ':':<{width + 1}} {severity} {f.rule_id} {text}"
 
     def finding_line(self, name: str, f: Finding, count: int = 1) -> str:
         where = f"{name}:{f.line}" if f.line is not None else name
@@ -110,6 +136,15 @@ class TextReport:
     def close(self) -> None:
         summary = words_summary(self.tally, self.lang)
         print(("\n" if self.printed else "") + summary, file=self.out)
+        ignored = ignored_summary(self.tally, self.lang)
+        if ignored is not None:
+            print(ignored, file=self.out)
+
+
+def _position(f: Finding) -> str:
+    if f.line is None:
+        return "-"
+    return f"{f.line}:{f.column}" if f.column is not None else str(f.line)
 
 
 def _flagged(findings: tuple[Finding, ...]) -> bool:

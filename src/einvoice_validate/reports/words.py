@@ -9,14 +9,25 @@ specific cause first, one sentence each (``EInvoiceValidateError.message``, the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from ..errors import message_for_code
 from ..findings import Message, Severity
+from ..selection import Ignored
 from . import Tally
 
-__all__ = ["LANGS", "WORDS", "detail_in", "error_message", "sentence", "severity_label", "summary"]
+__all__ = [
+    "LANGS",
+    "WORDS",
+    "detail_in",
+    "error_message",
+    "ignored_groups",
+    "ignored_summary",
+    "sentence",
+    "severity_label",
+    "summary",
+]
 
 LANGS = ("en", "de")
 
@@ -52,6 +63,11 @@ WORDS: dict[str, dict[str, str]] = {
         "values": "Values found",
         "times": "{} times",
         "profile-first": "Which rules ran",
+        "ignored-count": "{} ignored",
+        "ignored-summary": "ignored by the selection: {total} finding(s) in {documents} file(s): {groups}",
+        "ignored-none": "ignored by the selection: none",
+        "ignored": "Ignored by the selection",
+        "not-selected": "not selected",
     },
     "de": {
         "not-validated": "NICHT GEPRÜFT",
@@ -84,6 +100,11 @@ WORDS: dict[str, dict[str, str]] = {
         "values": "Gefundene Werte",
         "times": "{}-mal",
         "profile-first": "Welche Regeln geprüft wurden",
+        "ignored-count": "{} ausgeblendet",
+        "ignored-summary": "durch die Auswahl ausgeblendet: {total} Befund(e) in {documents} Datei(en): {groups}",
+        "ignored-none": "durch die Auswahl ausgeblendet: keine",
+        "ignored": "Durch die Auswahl ausgeblendet",
+        "not-selected": "nicht ausgewählt",
     },
 }
 
@@ -371,4 +392,29 @@ def summary(tally: Tally, lang: str) -> str:
         errors=tally.findings[Severity.ERROR],
         warnings=tally.findings[Severity.WARNING],
         infos=tally.findings[Severity.INFO],
+    )
+
+
+def ignored_groups(items: Iterable[Ignored], lang: str) -> str:
+    """``BR-DE-: BR-DE-15 ERROR x2; not selected: BR-CO-15 ERROR x1`` (per pattern, by pattern, the not-selected
+    last; within a pattern in the order given)."""
+    groups: dict[str | None, list[str]] = {}
+    for item in sorted(items, key=lambda i: (i.pattern is None, i.pattern or "")):
+        label = f"{item.rule_id} {severity_label(item.severity, lang)} x{item.count}"
+        groups.setdefault(item.pattern, []).append(label)
+    return "; ".join(
+        f"{WORDS[lang]['not-selected'] if pattern is None else pattern}: {', '.join(labels)}"
+        for pattern, labels in groups.items()
+    )
+
+
+def ignored_summary(tally: Tally, lang: str) -> str | None:
+    """The closing line on what the selection left out over the run; None when the run has no active selection."""
+    ignored = tally.ignored
+    if ignored is None:
+        return None
+    if not ignored.total:
+        return WORDS[lang]["ignored-none"]
+    return WORDS[lang]["ignored-summary"].format(
+        total=ignored.total, documents=ignored.documents, groups=ignored_groups(ignored.items(), lang)
     )

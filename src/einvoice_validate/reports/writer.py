@@ -1,5 +1,5 @@
-"""One run's outcomes to one stream in one format: text, json and jsonl as the documents arrive; junit, sarif
-and html (whole-run documents) at the end."""
+"""One run's outcomes to one stream in one format: text, json, jsonl and github as the documents arrive; junit,
+sarif, html and gitlab (whole-run documents) at the end."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from . import Outcome
+from . import Outcome, Tally
 
 if TYPE_CHECKING:
     from .html import InvoiceView
 
-__all__ = ["FORMATS", "ReportWriter"]
+__all__ = ["FORMATS", "ReportWriter", "invoice_views"]
 
-FORMATS = ("text", "json", "jsonl", "junit", "sarif", "html")
+FORMATS = ("text", "json", "jsonl", "junit", "sarif", "html", "github", "gitlab")
 
 
 class ReportWriter:
@@ -25,8 +25,9 @@ class ReportWriter:
         fmt: one of :data:`FORMATS`.
         lang: ``en`` or ``de`` (text and html).
         timings: json/jsonl rows carry ``timingsMs``.
-        quiet, errors_only: see :class:`~.text.TextReport`.
+        quiet, errors_only, concise: see :class:`~.text.TextReport`.
         rules_home, engine: html: where the viewer pack is and which engine runs it (the invoice view, ``show``).
+        invoice_view: html: the invoice views to use (shared by the writers of a run); default: made here.
     """
 
     def __init__(
@@ -38,8 +39,10 @@ class ReportWriter:
         timings: bool = False,
         quiet: bool = False,
         errors_only: bool = False,
+        concise: bool = False,
         rules_home: Path | None = None,
         engine: str | None = None,
+        invoice_view: InvoiceView | None = None,
     ) -> None:
         from .text import TextReport, use_colour
 
@@ -49,11 +52,12 @@ class ReportWriter:
         self.out = out
         self.lang = lang
         self.timings = timings
-        self._rules_home, self._engine = rules_home, engine
+        self._rules_home, self._engine, self._view = rules_home, engine, invoice_view
         self._first = True
         self._kept: list[Outcome] = []
+        self._tally = Tally()
         self._text = (
-            TextReport(out, lang, colour=use_colour(out), quiet=quiet, errors_only=errors_only)
+            TextReport(out, lang, colour=use_colour(out), quiet=quiet, errors_only=errors_only, concise=concise)
             if fmt == "text"
             else None
         )
@@ -65,6 +69,12 @@ class ReportWriter:
             self._text.add(outcome)
         elif self.format == "jsonl":
             print(json.dumps(row(outcome, timings=self.timings), ensure_ascii=False), file=self.out, flush=True)
+        elif self.format == "github":
+            from .github import github_lines
+
+            self._tally.add(outcome)
+            for line in github_lines(outcome, self.lang):
+                print(line, file=self.out, flush=True)
         elif self.format == "json":  # one array, streamed element by element (the text of json.dumps(rows, indent=2))
             item = textwrap.indent(json.dumps(row(outcome, timings=self.timings), ensure_ascii=False, indent=2), "  ")
             self.out.write(("[\n" if self._first else ",\n") + item)
@@ -77,6 +87,13 @@ class ReportWriter:
             self._text.close()
         elif self.format == "json":
             self.out.write("[]\n" if self._first else "\n]\n")
+        elif self.format == "github":  # plain log lines, not annotations
+            from .words import ignored_summary, summary
+
+            print(summary(self._tally, self.lang), file=self.out)
+            ignored = ignored_summary(self._tally, self.lang)
+            if ignored is not None:
+                print(ignored, file=self.out)
         elif self.format == "junit":
             from .junit import junit_report
 
@@ -88,11 +105,15 @@ class ReportWriter:
         elif self.format == "html":
             from .html import html_report
 
-            view = _invoice_views(self._rules_home, self._engine, self.lang)
+            view = self._view or invoice_views(self._rules_home, self._engine, self.lang)
             self.out.write(html_report([_with_data(o) for o in self._kept], self.lang, view))
+        elif self.format == "gitlab":
+            from .gitlab import gitlab_report
+
+            self.out.write(json.dumps(gitlab_report(self._kept, self.lang), ensure_ascii=False, indent=2) + "\n")
 
 
-def _invoice_views(rules_home: Path | None, engine: str | None, lang: str) -> InvoiceView:
+def invoice_views(rules_home: Path | None, engine: str | None, lang: str) -> InvoiceView:
     """Each document's ``show`` page; None for all when the viewer pack is not installed (the report says nothing
     of the invoice then), None for one the viewer cannot show."""
     from ..errors import EInvoiceValidateError, RulesetError
@@ -130,4 +151,4 @@ def _with_data(outcome: Outcome) -> Outcome:
         data = Path(outcome.name).read_bytes()
     except OSError:
         return outcome
-    return Outcome(outcome.name, outcome.report, outcome.error, data)
+    return Outcome(outcome.name, outcome.report, outcome.error, data, outcome.selection)
