@@ -68,10 +68,16 @@ class Outcome:
 
     @property
     def fails(self) -> bool:
-        """Whether the document fails the run: on its listed findings, or rejected (``accepted`` false, e.g. a
-        near-miss specification id of a family with a verdict: the verdict is not the selection's to change); a
-        document not validated is not counted here."""
-        rejected = self.report is not None and self.report.accepted is False
+        """Whether the document fails the run: on its listed findings, or valid but rejected (``accepted`` false
+        without an ERROR: a near-miss specification id of a family with a verdict) while the WARNING that says why
+        is listed (ignoring it accepts the near miss); a document not validated is not counted here."""
+        report = self.report
+        rejected = (
+            report is not None
+            and report.valid
+            and report.accepted is False
+            and any(f.severity is Severity.WARNING for f in self.findings)
+        )
         return rejected or any(self.fails_on(f) for f in self.findings)
 
     def fails_on(self, finding: Finding) -> bool:

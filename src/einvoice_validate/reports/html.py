@@ -16,7 +16,7 @@ from xml.sax.saxutils import quoteattr
 from .. import __version__
 from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, grouped, severity_counts
-from .words import WORDS, ignored_groups, severity_label
+from .words import WORDS, ignored_groups, ignored_summary, severity_label
 from .words import summary as words_summary
 
 __all__ = ["MAX_INVOICE_VIEWS", "InvoiceView", "html_report"]
