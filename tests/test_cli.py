@@ -22,7 +22,7 @@ VALID = [
     EXAMPLES / "cius-ro-ubl-invoice.xml",
 ]
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
-JSONL_KEYS = ["file", "profile", "envelope", "valid", "accepted", "findings", "error"]
+JSONL_KEYS = ["file", "profile", "envelope", "valid", "accepted", "engine", "findings", "error"]
 FINDING_KEYS = {
     "ruleId",
     "severity",

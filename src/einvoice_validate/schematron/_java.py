@@ -14,7 +14,10 @@ serialisation (other encodings, cut attachments), through a parser that refuses 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
+import importlib.util
 import os
 import threading
 import tomllib
@@ -36,7 +39,19 @@ from .engines import (
 if TYPE_CHECKING:
     from ..parse import Document
 
-__all__ = ["JAR_ENV", "JVM_OPTIONS_ENV", "JavaDocument", "JavaEngine", "JavaStylesheet", "jar_path"]
+__all__ = [
+    "JAR_ENV",
+    "JVM_OPTIONS_ENV",
+    "JavaDocument",
+    "JavaEngine",
+    "JavaStylesheet",
+    "detach_thread",
+    "jar_path",
+    "java_available",
+    "java_thread",
+    "start_jvm",
+    "stop_java_thread",
+]
 
 JAR_ENV = "EINVOICE_SAXON_JAR"
 JVM_OPTIONS_ENV = "EINVOICE_JVM_OPTIONS"
@@ -81,6 +96,53 @@ def jar_path() -> Path:
     return jar
 
 
+@functools.cache
+def java_available() -> bool:
+    """Whether this engine can run here: JPype installed, a JVM found, the pinned jar in place (checked once per
+    process; nothing is started). A runner choosing the engine by the work asks this."""
+    if _jvm is not None:
+        return True
+    if importlib.util.find_spec("jpype") is None:
+        return False
+    try:
+        jar_path()
+        import jpype
+
+        jpype.getDefaultJVMPath()
+    except Exception:  # RulesetError (jar missing or another file), JVMNotFoundException
+        return False
+    return True
+
+
+def java_thread() -> Any:
+    """The ``java.lang.Thread`` of the calling Python thread (attaching it to the JVM), for
+    :func:`stop_java_thread`; None before the JVM runs."""
+    if _jvm is None:
+        return None
+    from java.lang import Thread
+
+    return Thread.currentThread()
+
+
+def detach_thread() -> None:
+    """Detach the calling Python thread from the JVM (it is about to end; JPype attached it on its first call)."""
+    if _jvm is not None:
+        from java.lang import Thread
+
+        with contextlib.suppress(Exception):
+            Thread.detach()
+
+
+def stop_java_thread(thread: Any) -> None:
+    """Stop ``thread`` (from :func:`java_thread`) with ``Thread.stop``: a stylesheet running in it ends at once with
+    ``java.lang.ThreadDeath``, raised in its Python thread; a thread running Python code gets it at its next call
+    into Java (so a stopped thread must not take another document). Deprecated in Java but working on Java 17 and
+    earlier (later versions refuse it: then nothing happens). The monitors it held are released; the objects it
+    was using are its own (a transformer and a document per run), the shared compiled stylesheets are read-only."""
+    with contextlib.suppress(Exception):  # UnsupportedOperationException on Java 20+
+        thread.stop()
+
+
 class _Jvm:
     """The JVM's Saxon objects, created once per process."""
 
@@ -88,12 +150,16 @@ class _Jvm:
         jar = jar_path()
         try:
             import jpype
+            import jpype.config
             import jpype.imports
         except ImportError as exc:
             raise RulesetError(
                 "ruleset.missing", "engine saxon-java needs JPype: pip install 'einvoice-validate[java]'"
             ) from exc
         if not jpype.isJVMStarted():
+            # At exit, do not wait for the JVM's non-daemon threads: every Python thread that called into Java is
+            # one (JPype attaches it so), and one that ended without detaching would make the exit hang.
+            jpype.config.destroy_jvm = False
             options = os.environ.get(JVM_OPTIONS_ENV)
             jpype.startJVM(
                 *(options.split() if options else _DEFAULT_JVM_OPTIONS),
@@ -155,6 +221,11 @@ def _refuse(href: Any, base: Any) -> Any:
     from javax.xml.transform import TransformerException
 
     raise TransformerException(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
+
+
+def start_jvm() -> None:
+    """Start the JVM and Saxon now (a server's warm-up) rather than with the first document."""
+    _java()
 
 
 def _java() -> _Jvm:

@@ -93,13 +93,10 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
         workers=settings.workers,
         queue_size=settings.queue_size,
         max_documents=settings.max_documents,
-        document_timeout=settings.document_timeout,
         retry_after=settings.retry_after,
-        prepare=settings.prepare or True,
-        rules_home=settings.rules_home,
-        limits=settings.limits,
-        xsd_gate=settings.xsd_gate,
-        validator_options=settings.validator_options,
+        prepare=settings.prepare,
+        background=settings.background,
+        options=settings.options,
     )
     state = {"stopping": False}
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits
+from ..options import Options
 
 __all__ = ["ServerSettings", "is_loopback"]
 
@@ -18,7 +18,8 @@ class ServerSettings:
 
     Attributes:
         host, port: where to listen. Without keys the server refuses any host but a loopback address.
-        workers: worker processes validating (default: one per core).
+        workers: threads (saxon-java) or worker processes (saxonc) validating (default: one per core; see
+            :class:`~einvoice_validate.Pool`).
         queue_size: documents that may wait for a worker; beyond it ``503 invoice.busy`` (default 8 per worker).
         retry_after: seconds in ``Retry-After`` of a busy answer (503); a lockout (429) sends its remaining time.
         max_body_bytes: the largest request body; reading stops there: ``413 request.too-large``
@@ -29,14 +30,17 @@ class ServerSettings:
         lockout_failures, lockout_window, lockout_seconds: after this many invalid keys from one address within
             ``lockout_window`` seconds, that address gets ``429 auth.too-many-failures`` for ``lockout_seconds``
             (defaults 10, 60 s, 60 s: "the caller waits one minute").
-        document_timeout: seconds a worker may spend on one document before it is stopped (``500 server.error``).
-        max_documents: a worker is replaced after this many documents (bounds the SaxonC heap's growth).
+        max_documents: a worker process is replaced after this many documents (bounds the SaxonC heap's growth;
+            default: 5,000 on saxonc, never on saxon-java).
         shutdown_grace: seconds in-flight requests get to finish after SIGTERM.
         keys_file: the access keys (checksums only); None: no keys, loopback only.
-        prepare: profiles whose packs every worker compiles before the server is ready (empty: all).
-        limits, xsd_gate: as for :class:`~einvoice_validate.Validator`.
-        rules_home: where the packs are installed (default: the library's).
-        validator_options: further keywords for every worker's Validator (passed through untouched).
+        prepare: profiles whose packs are compiled before the server is ready (default: none: the server is ready
+            in about a second, and the first request of a profile waits while its packs compile).
+        background: profiles compiled right after start, while requests are taken (True: every profile).
+        options: the validators' :class:`~einvoice_validate.Options`: ``rules_home``, ``limits``, ``xsd_gate``,
+            ``engine`` (default: saxon-java when installed, else saxonc), ``document_timeout`` (seconds a document
+            may take: ``500 server.error``, reason ``timeout``), ``mode`` (threads or processes), ... The
+            properties ``rules_home``, ``limits``, ``xsd_gate`` and ``document_timeout`` read them.
     """
 
     host: str = "127.0.0.1"
@@ -50,15 +54,28 @@ class ServerSettings:
     lockout_failures: int = 10
     lockout_window: float = 60.0
     lockout_seconds: float = 60.0
-    document_timeout: float = 120.0
-    max_documents: int = 5_000
+    max_documents: int | None = None
     shutdown_grace: float = 30.0
     keys_file: Path | None = None
     prepare: tuple[str, ...] = ()
-    limits: Limits = DEFAULT_LIMITS
-    xsd_gate: bool = False
-    rules_home: Path | None = None
-    validator_options: dict[str, Any] = field(default_factory=dict)
+    background: bool | tuple[str, ...] = ()
+    options: Options = field(default_factory=Options)
+
+    @property
+    def rules_home(self) -> Path | None:
+        return self.options.rules_home
+
+    @property
+    def limits(self) -> Limits:
+        return self.options.limits
+
+    @property
+    def xsd_gate(self) -> bool:
+        return self.options.xsd_gate
+
+    @property
+    def document_timeout(self) -> float:
+        return self.options.document_timeout
 
 
 def is_loopback(host: str) -> bool:
