@@ -265,7 +265,7 @@ def validate_files(
         .where(F.col("length") > cap)
         .select(
             F.col("path"),
-            *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS[:6]],
+            *[F.lit(None).cast(f.dataType).alias(f.name) for f in RESULT_FIELDS[:-4]],  # all but error_* and findings
             F.lit("invoice.too-large").alias("error_code"),
             F.lit("bytes").alias("error_reason"),
             F.format_string(f"the document has %d bytes or more; the limit is {cap} bytes", F.col("length")).alias(

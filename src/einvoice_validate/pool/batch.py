@@ -19,12 +19,12 @@ workers; bytes (and file objects, read here) wait in the parent only up to ``_WA
 document per worker.
 
 Robustness (:mod:`.slot`): a worker holds one document at a time. An unexpected exception on one document (a
-bug) is that document's error result (``server.error``, reason ``internal``, the exception in ``detail``). A document that takes longer than
-``document_timeout`` (120 s) gets an error result ``server.error`` (reason ``timeout``) at the limit: its worker
-process is killed, or its thread stopped (``Thread.stop``) and replaced. A worker process that dies (a crash
-inside Saxon, the OOM killer, ``os._exit``) costs only that document (``server.error``, reason ``worker-died``);
-a new worker takes its place and the batch goes on. In thread mode a crash of the JVM ends this process. A broken
-installation (``ruleset.*``) is not a per-document error: it raises
+bug) is that document's error result (``server.error``, reason ``internal``, the exception in ``detail``). A
+document that takes longer than ``document_timeout`` (120 s) gets an error result ``server.error`` (reason
+``timeout``) at the limit: its worker process is killed, or its thread stopped (``Thread.stop``) and replaced. A
+worker process that dies (a crash inside Saxon, the OOM killer, ``os._exit``) costs only that document
+(``server.error``, reason ``worker-died``); a new worker takes its place and the batch goes on. In thread mode a
+crash of the JVM ends this process. A broken installation (``ruleset.*``) is not a per-document error: it raises
 :class:`~einvoice_validate.errors.RulesetError` from the iterator, as :meth:`Validator.validate` would.
 
 Worker processes are fresh interpreters (never a ``fork`` of a process that may have loaded Saxon), and the

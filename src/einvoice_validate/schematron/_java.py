@@ -119,18 +119,14 @@ def java_thread() -> Any:
     :func:`stop_java_thread`; None before the JVM runs."""
     if _jvm is None:
         return None
-    from java.lang import Thread
-
-    return Thread.currentThread()
+    return _jvm.thread_class.currentThread()
 
 
 def detach_thread() -> None:
     """Detach the calling Python thread from the JVM (it is about to end; JPype attached it on its first call)."""
     if _jvm is not None:
-        from java.lang import Thread
-
         with contextlib.suppress(Exception):
-            Thread.detach()
+            _jvm.thread_class.detach()
 
 
 def stop_java_thread(thread: Any) -> None:
@@ -166,12 +162,23 @@ class _Jvm:
                 classpath=[str(jar)],
                 convertStrings=False,
             )
-        from java.io import ByteArrayInputStream, OutputStream, PrintStream, StringReader, StringWriter
-        from javax.xml.parsers import SAXParserFactory
-        from javax.xml.transform.sax import SAXSource
-        from net.sf.saxon.lib import StandardLogger
-        from net.sf.saxon.s9api import Processor, QName, SaxonApiException
-        from org.xml.sax import InputSource
+        # By class name, not through JPype's import hook: a Python package named like a Java domain on sys.path
+        # (Spark's Python workers have one called org) would shadow it.
+        jclass = jpype.JClass
+        ByteArrayInputStream, OutputStream = jclass("java.io.ByteArrayInputStream"), jclass("java.io.OutputStream")
+        PrintStream, StringReader = jclass("java.io.PrintStream"), jclass("java.io.StringReader")
+        StringWriter, SAXParserFactory = jclass("java.io.StringWriter"), jclass("javax.xml.parsers.SAXParserFactory")
+        SAXSource, StandardLogger = (
+            jclass("javax.xml.transform.sax.SAXSource"),
+            jclass("net.sf.saxon.lib.StandardLogger"),
+        )
+        Processor, QName = jclass("net.sf.saxon.s9api.Processor"), jclass("net.sf.saxon.s9api.QName")
+        SaxonApiException, InputSource = (
+            jclass("net.sf.saxon.s9api.SaxonApiException"),
+            jclass("org.xml.sax.InputSource"),
+        )
+        self.thread_class = jclass("java.lang.Thread")
+        self.transformer_exception = jclass("javax.xml.transform.TransformerException")
 
         self.jpype = jpype
         self.byte_array = jpype.JArray(jpype.JByte)  # the type, made once (JArray() builds a class per call)
@@ -218,9 +225,8 @@ class _Jvm:
 
 
 def _refuse(href: Any, base: Any) -> Any:
-    from javax.xml.transform import TransformerException
-
-    raise TransformerException(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
+    assert _jvm is not None
+    raise _jvm.transformer_exception(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
 
 
 def start_jvm() -> None:

@@ -26,6 +26,7 @@ from lxml import etree
 
 from ..attachments import LONG_CHARS, long_attachments, replaced
 from ..errors import InputError
+from ..options import EngineName
 
 if TYPE_CHECKING:
     from ..parse import Document
@@ -49,9 +50,9 @@ __all__ = [
     "wrapper_text",
 ]
 
-ENGINES = ("saxonc", "saxon-java")
-DEFAULT_ENGINE = "saxonc"  # one document in a fresh process: the fastest start
-STEADY_ENGINE = "saxon-java"  # a server or a long batch: the fastest once warm (when installed)
+ENGINES: tuple[EngineName, ...] = ("saxonc", "saxon-java")
+DEFAULT_ENGINE: EngineName = "saxonc"  # one document in a fresh process: the fastest start
+STEADY_ENGINE: EngineName = "saxon-java"  # a server or a long batch: the fastest once warm (when installed)
 ENGINE_ENV = "EINVOICE_VALIDATE_ENGINE"  # the engine when none is named (a deployment's setting)
 STEADY_FROM_DOCUMENTS = 100
 """A batch of this many documents or more is steady work (see :func:`engine_for`)."""
@@ -141,7 +142,7 @@ class Engine(Protocol):
         ...
 
 
-def engine_name(name: str | None = None) -> str:
+def engine_name(name: str | None = None) -> EngineName:
     """``name``, else ``$EINVOICE_VALIDATE_ENGINE``, else :data:`DEFAULT_ENGINE`; checked against :data:`ENGINES`."""
     chosen = name or os.environ.get(ENGINE_ENV) or DEFAULT_ENGINE
     if chosen not in ENGINES:
@@ -149,7 +150,7 @@ def engine_name(name: str | None = None) -> str:
     return chosen
 
 
-def engine_for(work: Work | int | None, name: str | None = None) -> str:
+def engine_for(work: Work | int, name: str | None = None) -> EngineName:
     """The engine a runner uses: ``name`` when given, else ``$EINVOICE_VALIDATE_ENGINE`` when set (an explicit
     choice always wins), else the one the work wants: ``saxonc`` for a document (no JVM to start, no JIT to warm:
     a fresh process validates one invoice in about 0.75 s), ``saxon-java`` for steady work (a server, a batch of
