@@ -151,7 +151,7 @@ def _lax(data: dict[str, Any]) -> dict[str, Any]:
         if bad:
             raise ProfileError(
                 "request.invalid-parameter",
-                f"every limit must be a whole number of at least 1: {', '.join(bad)}",
+                f"option limits: every limit must be a whole number of at least 1: {', '.join(bad)}",
                 reason="option",
             )
     return data
