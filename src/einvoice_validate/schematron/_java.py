@@ -161,6 +161,7 @@ class _Jvm:
                 *(options.split() if options else _DEFAULT_JVM_OPTIONS),
                 classpath=[str(jar)],
                 convertStrings=False,
+                interrupt=False,  # Ctrl-C is the host's (a KeyboardInterrupt), not the JVM's (it would exit at once)
             )
         # By class name, not through JPype's import hook: a Python package named like a Java domain on sys.path
         # (Spark's Python workers have one called org) would shadow it.
