@@ -93,14 +93,9 @@ def main() -> int:
     ref_one, _, _ = timed([*REFERENCE, one], reference_env(plan))
     rows.append(faster("fresh process, one invoice", ours_one, ref_one, "s", 4.0))
     if not args.no_server:
-        ns = argparse.Namespace(
-            duration=args.server_duration,
-            warmup=args.server_warmup,
-            concurrency=args.server_concurrency,
-            prepare=args.prepare,
-            engine=args.engine,
-            mode=args.mode,
-        )
+        names = ("duration", "warmup", "concurrency")  # server.add_arguments's, prefixed here
+        ns = argparse.Namespace(**{k: getattr(args, f"server_{k}") for k in names})
+        ns.prepare, ns.engine, ns.mode = args.prepare, args.engine, args.mode
         ours, ref = server.run(ns, n, plan)
         server.table(ours, ref)
         c = args.server_concurrency

@@ -14,11 +14,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, get_args
 
 from . import __version__
 from .errors import EInvoiceValidateError
-from .options import Options
+from .options import Mode, Options
 from .reports import Outcome
 from .reports.words import LANGS
 from .reports.writer import FORMATS, ReportWriter
@@ -98,15 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("-q", "--quiet", action="store_true", help="text: nothing for valid documents")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
     val.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
-    val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
-    val.add_argument("--mode", choices=("threads", "processes"), help=MODE_HELP)
-    val.add_argument(
-        "--document-timeout",
-        type=float,
-        metavar="S",
-        default=DEFAULTS.document_timeout,
-        help=f"seconds per document (default {DEFAULTS.document_timeout:g}; workers=1 on saxonc: none)",
-    )
+    _runner_options(val, "; workers=1 on saxonc: none")
     val.add_argument(
         "--lang", choices=LANGS, default="en", help="language of text and html (json, jsonl and html carry both)"
     )
@@ -157,13 +149,6 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
     srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
     srv.add_argument(
-        "--document-timeout",
-        type=float,
-        metavar="S",
-        default=DEFAULTS.document_timeout,
-        help=f"seconds per document (default {DEFAULTS.document_timeout:g})",
-    )
-    srv.add_argument(
         "--max-documents",
         type=int,
         metavar="N",
@@ -186,8 +171,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compile this profile's packs right after start, while requests are taken ('all': every profile)",
     )
     srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
-    srv.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
-    srv.add_argument("--mode", choices=("threads", "processes"), help=MODE_HELP)
+    _runner_options(srv)
 
     keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
     keys_sub = _Subparsers(keys.add_subparsers(dest="action", required=True), common)
@@ -200,6 +184,19 @@ def _parser() -> argparse.ArgumentParser:
     revoke.add_argument("--keys", type=Path, metavar="FILE", required=True)
     revoke.add_argument("id")
     return parser
+
+
+def _runner_options(parser: argparse.ArgumentParser, timeout_note: str = "") -> None:
+    """The options of :class:`~einvoice_validate.Options` both ``validate`` and ``serve`` take (defaults from it)."""
+    parser.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
+    parser.add_argument("--mode", choices=get_args(Mode), help=MODE_HELP)
+    parser.add_argument(
+        "--document-timeout",
+        type=float,
+        metavar="S",
+        default=DEFAULTS.document_timeout,
+        help=f"seconds per document (default {DEFAULTS.document_timeout:g}{timeout_note})",
+    )
 
 
 class _Subparsers:
