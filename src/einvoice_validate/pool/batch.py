@@ -226,6 +226,7 @@ class BatchValidator:
                 timeout,
                 lambda job: validate_here(validator, job, False),
                 self._watchdog,
+                self.engine == "saxon-java",
             )
         return ProcessSlot(number, self._take, self._done, timeout, self._config, self._env)
 

@@ -171,6 +171,7 @@ class Pool:
                 self.document_timeout,
                 lambda job: validate_here(validator, job, True),
                 watchdog,
+                self.engine == "saxon-java",
             )
             for n in range(self.workers)
         ]

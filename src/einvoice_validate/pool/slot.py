@@ -333,11 +333,15 @@ class ThreadSlot(Slot):
     """A thread validating with the shared validator (see the module docstring). ``work`` validates one job;
     ``watchdog`` answers overruns."""
 
-    def __init__(self, number: int, take: Take, done: Done, timeout: float, work: Work, watchdog: Watchdog) -> None:
+    def __init__(
+        self, number: int, take: Take, done: Done, timeout: float, work: Work, watchdog: Watchdog, java: bool
+    ) -> None:
         super().__init__(number, take, done, timeout)
         self._work = work
+        self._java = java  # the validator runs saxon-java: the JVM is started before the first document
         self._watchdog = watchdog
         self._generation = 0  # the thread now driving the slot; a retired thread sees a later one and ends
+        self._closing = False  # stop_now was called
         self.java_thread: Any = None  # the java.lang.Thread of the driving thread, once the JVM runs
         watchdog.add(self)
 
@@ -356,7 +360,7 @@ class ThreadSlot(Slot):
         self._thread.start()
 
     def _drive(self, generation: int) -> None:
-        from ..schematron._java import detach_thread, java_thread
+        from ..schematron._java import detach_thread, java_thread, start_jvm
 
         job: Job | None = None
         try:
@@ -364,14 +368,18 @@ class ThreadSlot(Slot):
                 job = self._take(self)
                 if job is None:
                     return
-                if self.java_thread is None:
-                    self.java_thread = java_thread()  # None until the JVM runs (the first document starts it)
+                if self.java_thread is None and self._java:
+                    with contextlib.suppress(Exception):  # (a broken installation: the document will say so)
+                        start_jvm()  # not on the document's clock; its thread can then be stopped
+                    self.java_thread = java_thread()
                 self._begin(job)
                 self._watchdog.wake()
                 try:
                     outcome: Outcome = self._work(job)
                 except Exception as exc:  # a document's error, a bug, ThreadDeath after an overrun
                     outcome = exc
+                    if self._closing and not isinstance(exc, EInvoiceValidateError):
+                        outcome = WorkerDied(f"the runner was closed while {job.name} was validated")
                 if generation != self._generation or not self._finish(job, outcome):
                     self._watchdog.came_back()  # stopped after an overrun: the job was answered already
                     return
@@ -387,18 +395,29 @@ class ThreadSlot(Slot):
         """If the job in progress overran: answer it with ``timeout``, stop its Java thread and put a fresh thread
         in the slot; True when it did."""
         with self._lock:
-            job, java = self.job, self.java_thread
+            job, java, old = self.job, self.java_thread, self._thread
             if job is None or self.deadline is None or self.deadline > time.monotonic():
                 return False  # finished meanwhile
             self.job = self.deadline = None  # answered here: the old thread's own answer will be dropped
             self._spawn()
         reason = f"{job.name} took longer than {self.timeout:g} s; its validation was stopped"
         self._done(self, job, WorkerDied(reason, reason="timeout"))
+        if old is not None:
+            self._watchdog.retired.append((old, java))
         if java is not None:
             from ..schematron._java import stop_java_thread
 
             stop_java_thread(java)
         return True
+
+    def stop_now(self) -> None:
+        """Stop the Java thread of a document still in progress (the runner is closing and will not wait)."""
+        java = self.java_thread
+        if self.job is not None and java is not None:
+            from ..schematron._java import stop_java_thread
+
+            self._closing = True
+            stop_java_thread(java)
 
     def _loop(self) -> None:  # pragma: no cover - ThreadSlot drives through _drive
         raise NotImplementedError
@@ -416,8 +435,12 @@ class Watchdog:
         self._closed = False
         self.timeouts = 0
         self.stuck = 0  # threads stopped after an overrun that have not come back yet
+        self.retired: list[tuple[threading.Thread, Any]] = []  # (thread, its java.lang.Thread or None)
         self._thread = threading.Thread(target=self._loop, name="einvoice-watchdog", daemon=True)
         self._thread.start()
+        from ..schematron._java import before_exit
+
+        before_exit(self.close)
 
     def add(self, slot: ThreadSlot) -> None:
         self._slots.append(slot)
@@ -432,10 +455,25 @@ class Watchdog:
         with self._cond:
             self.stuck -= 1
 
-    def close(self) -> None:
+    def close(self, grace: float = 2.0) -> None:
+        """Stop watching; stop the Java threads still running a document (an overrun one, or one the runner is no
+        longer waiting for) and give them ``grace`` seconds to come back: a thread still inside Java when the
+        interpreter exits would abort the process ("FATAL: exception not rethrown")."""
         with self._cond:
             self._closed = True
             self._cond.notify()
+        from ..schematron._java import stop_java_thread
+
+        for slot in self._slots:
+            slot.stop_now()
+        for _, java in self.retired:
+            if java is not None:
+                stop_java_thread(java)
+        deadline = time.monotonic() + grace
+        for thread, _ in self.retired:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        while any(slot.job is not None for slot in self._slots) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the stopped threads answer (and drop) their documents
 
     def _loop(self) -> None:
         with self._cond:

@@ -14,13 +14,16 @@ serialisation (other encodings, cut attachments), through a parser that refuses 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
+import shutil
 import threading
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +48,7 @@ __all__ = [
     "JavaDocument",
     "JavaEngine",
     "JavaStylesheet",
+    "before_exit",
     "detach_thread",
     "jar_path",
     "java_available",
@@ -98,18 +102,19 @@ def jar_path() -> Path:
 
 @functools.cache
 def java_available() -> bool:
-    """Whether this engine can run here: JPype installed, a JVM found, the pinned jar in place (checked once per
-    process; nothing is started). A runner choosing the engine by the work asks this."""
+    """Whether this engine can run here: JPype installed, a JVM (``$JAVA_HOME`` or ``java`` on the path), the pinned
+    jar in place (checked once per process; nothing is started or imported). A runner choosing the engine by the
+    work asks this."""
     if _jvm is not None:
         return True
-    if importlib.util.find_spec("jpype") is None:
+    if importlib.util.find_spec("jpype") is None:  # found, not imported (that takes a while: not at a server's start)
         return False
+    java_home = os.environ.get("JAVA_HOME")
+    if not (java_home and Path(java_home).is_dir()) and shutil.which("java") is None:
+        return False  # no JVM to start
     try:
         jar_path()
-        import jpype
-
-        jpype.getDefaultJVMPath()
-    except Exception:  # RulesetError (jar missing or another file), JVMNotFoundException
+    except RulesetError:  # the jar missing, or another file
         return False
     return True
 
@@ -127,6 +132,24 @@ def detach_thread() -> None:
     if _jvm is not None:
         with contextlib.suppress(Exception):
             _jvm.thread_class.detach()
+
+
+_before_exit: list[Callable[[], None]] = []
+_exiting = False
+
+
+def before_exit(callback: Callable[[], None]) -> None:
+    """Run ``callback`` when the interpreter exits, before JPype shuts the JVM down (a runner stops the threads it
+    still has inside Java: one returning from Java while the interpreter finalises aborts the process)."""
+    _before_exit.append(callback)
+
+
+def _run_before_exit() -> None:
+    global _exiting
+    _exiting = True  # a thread that would enter Java from now on gets an exception instead
+    for callback in reversed(_before_exit):
+        with contextlib.suppress(Exception):
+            callback()
 
 
 def stop_java_thread(thread: Any) -> None:
@@ -157,6 +180,7 @@ class _Jvm:
             # one (JPype attaches it so), and one that ended without detaching would make the exit hang.
             jpype.config.destroy_jvm = False
             options = os.environ.get(JVM_OPTIONS_ENV)
+            atexit.register(_run_before_exit)  # after JPype's own exit hook (registered on import): runs before it
             jpype.startJVM(
                 *(options.split() if options else _DEFAULT_JVM_OPTIONS),
                 classpath=[str(jar)],
@@ -237,6 +261,10 @@ def start_jvm() -> None:
 
 def _java() -> _Jvm:
     global _jvm
+    if _exiting:
+        raise RuntimeError("the interpreter is exiting: no more calls into the JVM")
+    if _jvm is not None:
+        return _jvm
     with _lock:
         if _jvm is None:
             _jvm = _Jvm()
@@ -270,7 +298,7 @@ class JavaStylesheet:
 
     def run(self, document: JavaDocument) -> str:
         """The SVRL (or ``ev:runtime-error``) as a string."""
-        jvm = self._jvm
+        jvm = _java()
         writer = jvm.string_writer()
         try:
             transformer = self._executable.load30()
