@@ -75,6 +75,7 @@ class Validator:
         self._stages: dict[tuple[str, tuple[str, ...]], _Stages] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
+        self._compiling: dict[tuple[str, tuple[str, ...]], threading.Lock] = {}
 
     def packs_for(
         self, profile: Profile, rules_date: date | str | None = None
@@ -90,7 +91,9 @@ class Validator:
         stages = self._stages.get((profile.name, keys))  # compiled: no lock (threads validate concurrently)
         if stages is not None:
             return stages
-        with self._lock:
+        with self._lock:  # one lock per profile and versions: threads compile different profiles at once
+            own = self._compiling.setdefault((profile.name, keys), threading.Lock())
+        with own:
             stages = self._stages.get((profile.name, keys))
             if stages is None:
                 xsd_pack = self.registry.get(profile.xsd)

@@ -204,7 +204,10 @@ class BatchValidator:
 
             self._validator = Validator(options=options)
         if self.mode == "threads":
+            from ..schematron._java import before_exit
+
             self._watchdog = Watchdog()
+            before_exit(self.close)  # its threads end (and leave the JVM) before the JVM is shut down
         self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
         self._env = worker_env() if self.mode == "processes" else {}
         if self.mode != "local":

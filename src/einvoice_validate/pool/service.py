@@ -161,8 +161,11 @@ class Pool:
         validator = Validator(options=self.options)
         if self._prepare:
             validator.prepare(*_names(self._prepare))
+        from ..schematron._java import before_exit
+
         watchdog = Watchdog()
         self._validator, self._watchdog = validator, watchdog
+        before_exit(self._close_at_exit)  # its threads end (and leave the JVM) before the JVM is shut down
         self._slots = [
             ThreadSlot(
                 n,
@@ -219,6 +222,9 @@ class Pool:
             from ..schematron._java import detach_thread
 
             detach_thread()
+
+    def _close_at_exit(self) -> None:
+        self.close(timeout=2.0)
 
     def close(self, timeout: float = 30.0) -> None:
         """Stop taking documents; those queued and in flight finish (up to ``timeout`` seconds), then the workers

@@ -438,9 +438,6 @@ class Watchdog:
         self.retired: list[tuple[threading.Thread, Any]] = []  # (thread, its java.lang.Thread or None)
         self._thread = threading.Thread(target=self._loop, name="einvoice-watchdog", daemon=True)
         self._thread.start()
-        from ..schematron._java import before_exit
-
-        before_exit(self.close)
 
     def add(self, slot: ThreadSlot) -> None:
         self._slots.append(slot)
@@ -458,7 +455,8 @@ class Watchdog:
     def close(self, grace: float = 2.0) -> None:
         """Stop watching; stop the Java threads still running a document (an overrun one, or one the runner is no
         longer waiting for) and give them ``grace`` seconds to come back: a thread still inside Java when the
-        interpreter exits would abort the process ("FATAL: exception not rethrown")."""
+        interpreter exits would abort the process ("FATAL: exception not rethrown"). The runner calls it when it
+        closes (and a runner in thread mode closes itself before the interpreter exits: see ``before_exit``)."""
         with self._cond:
             self._closed = True
             self._cond.notify()
