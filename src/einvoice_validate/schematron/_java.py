@@ -181,19 +181,8 @@ class _Jvm:
                 "ruleset.missing", "engine saxon-java needs JPype: pip install 'einvoice-validate[java]'"
             ) from exc
         if not jpype.isJVMStarted():
-            # At exit JPype destroys the JVM, which waits for its non-daemon threads: every Python thread that called
-            # into Java is one (JPype attaches it so), so a thread must detach before it ends (detach_thread; the
-            # runners' threads do, and the runners are closed before JPype's exit hook runs: before_exit). Not
-            # destroying it (jpype.config.destroy_jvm = False) avoids the wait but aborts now and then at exit
-            # ("FATAL: exception not rethrown", 3 exits in 10 measured).
-            options = os.environ.get(JVM_OPTIONS_ENV)
             atexit.register(_run_before_exit)  # after JPype's own exit hook (registered on import): runs before it
-            jpype.startJVM(
-                *(options.split() if options else _DEFAULT_JVM_OPTIONS),
-                classpath=[str(jar)],
-                convertStrings=False,
-                interrupt=False,  # Ctrl-C is the host's (a KeyboardInterrupt), not the JVM's (it would exit at once)
-            )
+            _boot(jpype, jar)
         # By class name, not through JPype's import hook: a Python package named like a Java domain on sys.path
         # (Spark's Python workers have one called org) would shadow it.
         jclass = jpype.JClass
@@ -254,6 +243,37 @@ class _Jvm:
             local.reader = self.parser_factory.newSAXParser().getXMLReader()
             local.builder = self.processor.newDocumentBuilder()
         return local.builder, local.reader
+
+
+def _boot(jpype: Any, jar: Path) -> None:
+    """Start the JVM from a thread of its own that leaves it at once.
+
+    At exit JPype destroys the JVM, which waits for its non-daemon threads. The thread that created the JVM is one
+    of them whatever it does later, so if it were a thread of the caller's (a worker of a thread pool) the exit
+    would hang once that thread had ended; the other threads that call into Java detach when they end (the
+    runners' threads do: :func:`detach_thread`; runners close before JPype's exit hook: :func:`before_exit`). Not
+    destroying the JVM (``jpype.config.destroy_jvm = False``) avoids the wait but aborted 3 exits in 10
+    ("FATAL: exception not rethrown")."""
+    options = os.environ.get(JVM_OPTIONS_ENV)
+    failed: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            jpype.startJVM(
+                *(options.split() if options else _DEFAULT_JVM_OPTIONS),
+                classpath=[str(jar)],
+                convertStrings=False,
+                interrupt=False,  # Ctrl-C is the host's (a KeyboardInterrupt), not the JVM's (it would exit at once)
+            )
+            jpype.JClass("java.lang.Thread").detach()
+        except BaseException as exc:
+            failed.append(exc)
+
+    booting = threading.Thread(target=start, name="einvoice-jvm-start")
+    booting.start()
+    booting.join()
+    if failed:
+        raise failed[0]
 
 
 def _refuse(href: Any, base: Any) -> Any:
