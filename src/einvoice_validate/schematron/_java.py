@@ -63,7 +63,9 @@ JVM_OPTIONS_ENV = "EINVOICE_JVM_OPTIONS"
 # A small heap is enough (the compiled packs take about 60 MB); the serial collector runs in the validating
 # thread and keeps the JVM from competing with the pool's other processes for the cores; a young generation of
 # 192 MB lets most documents' garbage die between collections (a few per cent on 2 cores, within the noise).
-_DEFAULT_JVM_OPTIONS = ("-Xmx512m", "-Xmn192m", "-XX:+UseSerialGC", "-Xss8m")
+# -Xrs: the JVM leaves SIGINT and SIGTERM to the host process (else its own handlers exit the process at once: a
+# server in thread mode would not shut down gracefully, the CLI would not say "interrupted").
+_DEFAULT_JVM_OPTIONS = ("-Xmx512m", "-Xmn192m", "-XX:+UseSerialGC", "-Xss8m", "-Xrs")
 _DISALLOW_DOCTYPE = "http://apache.org/xml/features/disallow-doctype-decl"
 
 _lock = threading.RLock()
