@@ -12,14 +12,15 @@ __version__ = "0.1.0"
 
 from ._extras import MissingExtra, SetupError
 from .api import default_validator, validate
-from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
+from .options import Options
+from .pool.batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .validator import Validator
 
 if TYPE_CHECKING:
-    from .pool import Pool
+    from .pool.service import Pool
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -32,6 +33,7 @@ __all__ = [
     "Limits",
     "Message",
     "MissingExtra",
+    "Options",
     "Pool",
     "PoolBusy",
     "ProfileError",
@@ -51,7 +53,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "Pool":
-        from .pool import Pool
+        from .pool.service import Pool
 
         return Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

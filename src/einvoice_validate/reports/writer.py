@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from . import Outcome
 
 if TYPE_CHECKING:
+    from ..options import EngineName
     from .html import InvoiceView
 
 __all__ = ["FORMATS", "ReportWriter"]
@@ -39,7 +40,7 @@ class ReportWriter:
         quiet: bool = False,
         errors_only: bool = False,
         rules_home: Path | None = None,
-        engine: str | None = None,
+        engine: EngineName | None = None,
     ) -> None:
         from .text import TextReport, use_colour
 
@@ -92,7 +93,7 @@ class ReportWriter:
             self.out.write(html_report([_with_data(o) for o in self._kept], self.lang, view))
 
 
-def _invoice_views(rules_home: Path | None, engine: str | None, lang: str) -> InvoiceView:
+def _invoice_views(rules_home: Path | None, engine: EngineName | None, lang: str) -> InvoiceView:
     """Each document's ``show`` page; None for all when the viewer pack is not installed (the report says nothing
     of the invoice then), None for one the viewer cannot show."""
     from ..errors import EInvoiceValidateError, RulesetError
