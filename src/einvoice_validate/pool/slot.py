@@ -399,6 +399,7 @@ class ThreadSlot(Slot):
             if job is None or self.deadline is None or self.deadline > time.monotonic():
                 return False  # finished meanwhile
             self.job = self.deadline = None  # answered here: the old thread's own answer will be dropped
+            self._watchdog.overran()  # counted before the caller hears of it
             self._spawn()
         reason = f"{job.name} took longer than {self.timeout:g} s; its validation was stopped"
         self._done(self, job, WorkerDied(reason, reason="timeout"))
@@ -448,6 +449,12 @@ class Watchdog:
             if self._idle:
                 self._cond.notify()
 
+    def overran(self) -> None:
+        """A slot's document overran: its thread is being stopped (counted until it comes back)."""
+        with self._cond:
+            self.timeouts += 1
+            self.stuck += 1
+
     def came_back(self) -> None:
         with self._cond:
             self.stuck -= 1
@@ -485,12 +492,9 @@ class Watchdog:
                     if deadline <= now:
                         self._cond.release()
                         try:
-                            retired = slot.retire()
+                            slot.retire()  # counts itself (overran) before it answers the document
                         finally:
                             self._cond.acquire()
-                        if retired:
-                            self.timeouts += 1
-                            self.stuck += 1
                         continue
                     earliest = deadline if earliest is None else min(earliest, deadline)
                 self._idle = earliest is None
