@@ -132,7 +132,6 @@ from .registry import InstalledPack
 __all__ = [
     "DEFAULT_STEPS",
     "NOT_USED_ID",
-    "NO_ID_PREFIX",
     "PREPARATION_VERSION",
     "PREPARED_DIR",
     "PREPARED_INDEX",
