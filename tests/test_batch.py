@@ -370,6 +370,36 @@ def test_threads_run_in_this_process(registry: Registry) -> None:
     assert {r.report.engine for r in results if r.report} == {"saxon-java"}
 
 
+def test_threads_validating_two_profiles_of_one_schema_get_their_own_xsd_findings(registry: Registry) -> None:
+    """Two profiles share one compiled XML schema (and its error log): threads validating documents of both at
+    once each get their own document's XSD findings (a lock per schema, not per profile's stage)."""
+    from einvoice_validate.parse import load
+
+    validator = Validator(rules_home=registry.home, engine="saxonc")
+    files = sorted((CORPUS / "mutations-dev").glob("*ubl*.m1-*.xml"))[:60]
+    by_name = {p.name: p for p in validator.profiles}
+    stages = [validator._stages_for(by_name[n]).xsd for n in ("en16931-ubl-invoice", "xrechnung-3.0-ubl-invoice")]
+    assert stages[0]._schema is stages[1]._schema
+
+    def seen(stage: Any, source: Path) -> list[tuple[str, str | None, int | None]]:
+        return [(f.rule_id, f.location, f.line) for f in stage.run(load(source, validator.limits))]
+
+    wanted = [seen(stages[0], f) for f in files]
+    assert sum(1 for w in wanted if w) >= 20  # enough documents with XSD errors to mix them up
+    wrong: list[Path] = []
+
+    def work(stage: Any) -> None:
+        for _ in range(3):
+            wrong.extend(f for f, w in zip(files, wanted, strict=True) if seen(stage, f) != w)
+
+    threads = [threading.Thread(target=work, args=(stage,)) for stage in stages]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+
+
 def test_a_runaway_document_in_a_thread_is_stopped_at_the_limit(registry: Registry, victims: dict[str, Path]) -> None:
     """A document stuck inside Java gets ``server.error`` (reason ``timeout``) at the limit; its thread is
     stopped (``Thread.stop``) and replaced; the other documents and the next batch are unaffected."""
