@@ -155,7 +155,10 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 async def _fire(base: str, cases: list[Case], concurrency: int) -> list[httpx.Response | BaseException]:
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    # A client drops idle connections before the server's keep_alive_timeout (5 s) would: httpx's default expiry
+    # is the same 5 s, and a request sent on a connection the server closes at that instant fails (ReadError);
+    # seen in thread mode, where connections sat idle for 4.97 s while the threads compiled a profile on demand.
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency, keepalive_expiry=2.0)
     gate = asyncio.Semaphore(concurrency)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
 
