@@ -644,6 +644,6 @@ def test_a_long_attachment_reaches_the_french_rules_cut_with_the_same_findings(
     full._slim = False
     cut, whole = slim.validate(data, rules_date=TODAY_RULES), full.validate(data, rules_date=TODAY_RULES)
     assert cut.profile.startswith("fr-")
-    keys, _ = slim.packs_for(next(p for p in slim.profiles if p.name == cut.profile), TODAY_RULES)
-    assert slim._stages_for(next(p for p in slim.profiles if p.name == cut.profile), keys).slim_attachments
+    profile = next(p for p in slim.profiles if p.name == cut.profile)
+    assert slim._stages_for(profile, slim.plan_for(profile, TODAY_RULES)).slim_attachments
     assert [f.model_dump() for f in cut.findings] == [f.model_dump() for f in whole.findings]
