@@ -72,7 +72,10 @@ lint: $(VENV)/.installed
 wheel-smoke: $(VENV)/.installed
 	bash tools/wheel-smoke.sh
 
+## every target of issue 21 in one run (ratios against the reference, both warm), then the per-stage micro benchmarks
 bench: $(VENV)/.installed rulesets reference
+	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+	$(BIN)/python benchmarks/targets.py
 	$(BIN)/python -m pytest benchmarks --benchmark-enable
 
 ## our server against the reference daemon (wrk from Debian, installed here if missing)

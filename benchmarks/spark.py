@@ -11,7 +11,11 @@ results are written to the ``noop`` sink, which computes every column and stores
 Prints both rates, the ratio (target: Spark at least 0.8 x the pool), Spark's throughput per core and what that
 means for 10 million invoices. The machine's other load still shows in the figures: run it more than once.
 
-Usage: python benchmarks/spark.py [--cores N] [--copies N] [--warmup N] [--repeat N]   (needs `make rulesets`)
+The engine is what each side chooses without being told (``saxon-java`` where installed: Spark's tasks run
+``--task-cpus`` threads over one JVM per Python worker, the pool threads over one JVM) unless ``--engine`` says.
+
+Usage: python benchmarks/spark.py [--cores N] [--copies N] [--warmup N] [--repeat N] [--engine NAME]
+       [--task-cpus N]   (needs `make rulesets`)
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ def tree_cpu() -> float:
 
 
 def measure(
-    cores: int, folder: Path, files: list[Path], warmup: int, repeat: int
+    cores: int, folder: Path, files: list[Path], warmup: int, repeat: int, engine: str | None, task_cpus: int
 ) -> tuple[tuple[float, float], tuple[float, float], int]:
     """(documents/s, CPU ms per document) of Spark and of the pool, and Spark's task count. Both stay up for the
     whole run and their measured passes alternate, so a change in the machine's other load hits both alike; while
@@ -86,12 +90,14 @@ def measure(
         .appName("einvoice-validate-bench")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.task.cpus", str(task_cpus))
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        with BatchValidator(workers=cores) as pool:
-            results = validate_files(spark, str(folder), options={"pathGlobFilter": "*.xml"})
+        with BatchValidator(workers=cores, engine=engine) as pool:  # type: ignore[arg-type]
+            print(f"the pool runs {pool.engine} ({pool.mode})")
+            results = validate_files(spark, str(folder), options={"pathGlobFilter": "*.xml"}, engine=engine)  # type: ignore[arg-type]
             checked = results.where("error_code IS NULL AND valid IS NOT NULL").count()
             if checked != len(files):
                 raise SystemExit(f"Spark validated {checked} of {len(files)} files")
@@ -130,6 +136,8 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=20, help="links to each business case (default 20)")
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured passes on both sides (default 1)")
     parser.add_argument("--repeat", type=int, default=3, help="measured passes on both sides (default 3)")
+    parser.add_argument("--engine", help="both sides' engine (default: as each chooses it)")
+    parser.add_argument("--task-cpus", type=int, default=1, help="spark.task.cpus: threads per task (default 1)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="einvoice-spark-bench-") as tmp:
         files = link_files(Path(tmp), args.copies)
@@ -137,7 +145,9 @@ def main() -> int:
             f"{len(files)} documents ({len(CASES)} business cases x {args.copies}), {args.cores} cores, "
             f"warm-up {args.warmup} pass(es) on both sides, then {args.repeat} measured"
         )
-        (spark, spark_cpu), (pool, pool_cpu), tasks = measure(args.cores, Path(tmp), files, args.warmup, args.repeat)
+        (spark, spark_cpu), (pool, pool_cpu), tasks = measure(
+            args.cores, Path(tmp), files, args.warmup, args.repeat, args.engine, args.task_cpus
+        )
     ratio = spark / pool
     per_core = spark / args.cores
     print(f"BatchValidator(workers={args.cores})   {pool:8.1f} doc/s   {pool_cpu:6.2f} CPU ms/doc")

@@ -3,17 +3,22 @@
 Prints one line per measurement with our figure, the reference's and the ratio (higher = we are faster):
 
 * steady state, documents/s on the 66 XRechnung business cases, 1 worker vs 1 thread and N workers vs N
-  threads, for each of our engines (``saxonc``, ``saxon-java``): both sides warm, i.e. unmeasured passes first
-  (``--warmup``; the reference's JIT needs them, and so does our ``saxon-java``). The reference's threads share
-  one JVM, which sees every warm-up document; each of our N workers runs its own JVM and sees 1/N of them, so
-  our pool gets ``--warmup`` x N passes: each of its JVMs as warm as the reference's one;
+  threads, for each of our engines and modes (``saxon-java`` threads over one JVM, as the reference's threads
+  share one; ``saxonc`` worker processes): both sides warm, i.e. unmeasured passes first (``--warmup``; the
+  reference's JIT needs them, and so does our ``saxon-java``). Worker processes each see 1/N of the warm-up
+  documents, so they get ``--warmup`` x N passes: each of their JVMs as warm as the reference's one;
 * a fresh process validating one invoice (our CLI vs a fresh JVM), wall time;
 * a fresh process validating the 66 business cases, wall time;
 * one large invoice (1,000 and 10,000 lines, from tools/make_large_invoice.py) in a fresh process, wall time;
 * peak memory (max RSS) of our processes, and of each worker after the steady-state run.
 
-Usage: python benchmarks/throughput.py [--warmup N] [--repeat N] [--workers N] [--engines saxonc,saxon-java]
-       [--steady-only]   (needs `make rulesets reference`)
+The reference runs ``--plan`` (default: ``auto``, the KoSIT plan whose XRechnung packs are the ones our
+validator runs today: ``plan-kosit.tsv`` for XRechnung 2.5.0 + CEN 1.3.15, ``plan-kosit-2026-08-31.tsv`` for
+2.6.0 + CEN 1.3.16), so both sides run the same rules.
+
+Usage: python benchmarks/throughput.py [--warmup N] [--repeat N] [--workers N]
+       [--engines saxon-java:threads,saxonc:processes] [--plan auto|FILE] [--steady-only]
+       (needs `make rulesets reference`)
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
 CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
 CLI = [sys.executable, "-m", "einvoice_validate", "validate", "--format", "jsonl"]
-# The reference runs the plan of the rules we run by default (XRechnung 2.6.0 over CEN 1.3.16 since 2026-08-31).
-REFERENCE = ["env", "REFERENCE_PLAN=plan-kosit-2026-08-31.tsv", "bash", str(REPO / "tools/run-reference.sh")]
+REFERENCE = ["bash", str(REPO / "tools/run-reference.sh")]
+# The reference's plan of the rules we run (plan_of): XRechnung 2.6.0 over CEN 1.3.16 since 2026-08-31.
+PLANS = {"xrechnung-ubl@2.5.0": "plan-kosit.tsv", "xrechnung-ubl@2.6.0": "plan-kosit-2026-08-31.tsv"}
 
 
 _WRAPPER = """
@@ -43,52 +49,78 @@ print(proc.returncode, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_max
 """
 
 
-def timed(cmd: list[str]) -> tuple[float, str, int]:
+def plan_of(given: str) -> str:
+    """The reference's plan: ``given``, or for ``auto`` the KoSIT plan of the XRechnung version our validator runs
+    today on a business case (the same rules on both sides)."""
+    if given != "auto":
+        return given
+    code = "from einvoice_validate import Validator; import sys; print(*Validator().validate(sys.argv[1]).packs)"
+    packs = subprocess.run([sys.executable, "-c", code, str(CASES[0])], capture_output=True, text=True, check=True)
+    found = [PLANS[p] for p in packs.stdout.split() if p in PLANS]
+    if not found:
+        raise SystemExit(f"no reference plan for the packs {packs.stdout.strip()}; pass --plan")
+    return found[0]
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, str, int]:
     """Wall seconds, stderr, and the max RSS (KiB) of the largest process of the command's tree (a fresh
     wrapper process per measurement, so earlier measurements do not leak into the figure)."""
-    proc = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True, env=env)
     code, wall, rss = proc.stdout.split()
     if int(code) not in (0, 1):
         raise SystemExit(f"{cmd[:4]}... failed ({code}): {proc.stderr[-2000:]}")
     return float(wall), proc.stderr, int(rss)
 
 
-def reference_rate(threads: int, warmup: int, repeat: int) -> float:
+def reference_env(plan: str) -> dict[str, str]:
+    return {**os.environ, "REFERENCE_PLAN": plan}
+
+
+def reference_rate(threads: int, warmup: int, repeat: int, plan: str) -> float:
     """Documents/s of the measured passes, after ``warmup`` unmeasured ones (RefValidate --warmup)."""
     args = ["--threads", str(threads), "--warmup", str(warmup), "--repeat", str(repeat)]
-    _, err, _ = timed([*REFERENCE, *args, *map(str, CASES)])
+    _, err, _ = timed([*REFERENCE, *args, *map(str, CASES)], reference_env(plan))
     line = [x for x in err.splitlines() if x.startswith("threads=")][-1]
     return float(line.rsplit("docs_per_s=", 1)[1])
 
 
-def our_rate(engine: str, workers: int, warmup: int, repeat: int) -> tuple[float, int]:
-    """Documents/s in steady state after ``warmup`` unmeasured passes, and the largest peak RSS (KiB) of a worker
-    process at the end (Linux; 0 for ``workers=1``, which validates in the measuring process itself)."""
+def our_rate(engine: str | None, mode: str | None, workers: int, warmup: int, repeat: int) -> tuple[float, int, str]:
+    """Documents/s in steady state after ``warmup`` unmeasured passes; the peak RSS (KiB) of all our processes
+    (Linux: the measuring process and its workers); and the engine/mode the batch ran (``engine``/``mode`` None:
+    what a caller gets without choosing, for a batch of this length)."""
     code = f"""
-import sys, time
+import os, sys, time
 from pathlib import Path
 from einvoice_validate import BatchValidator
 files = [Path(p) for p in sys.argv[1:]]
-with BatchValidator(workers={workers}) as pool:
-    for r in pool.iter_validate(files * {warmup} * {workers}):  # start the workers, compile, warm each JIT
-        pass
+with BatchValidator(workers={workers}, engine={engine!r}, mode={mode!r}, documents=len(files) * {repeat}) as pool:
+    passes = {warmup} * ({workers} if pool.mode == "processes" else 1)  # every JVM as warm as the reference's one
+    for r in pool.iter_validate(files * passes):  # start the workers, compile, warm each JIT
+        assert r.report is not None, r.error
     start = time.perf_counter()
     n = sum(1 for _ in pool.iter_validate(files * {repeat}))
     rate = n / (time.perf_counter() - start)
-    peaks = [0]
-    for w in pool._pool:
-        with open(f"/proc/{{w.process.pid}}/status") as fh:
-            peaks += [int(line.split()[1]) for line in fh if line.startswith("VmHWM:")]
-    print(rate, max(peaks), ",".join("+".join(sorted(w.syntaxes)) for w in pool._pool))
+    pids = [os.getpid()] + [p for s in pool.slots for p in getattr(s, "pids", lambda: [])()]
+    peak = 0
+    for pid in pids:
+        with open(f"/proc/{{pid}}/status") as fh:
+            peak += sum(int(line.split()[1]) for line in fh if line.startswith("VmHWM:"))
+    print(rate, peak, pool.engine + ":" + pool.mode)
 """
-    env = {**os.environ, "EINVOICE_VALIDATE_ENGINE": engine}
+    env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
     proc = subprocess.run(
         [sys.executable, "-c", code, *map(str, CASES)], capture_output=True, text=True, check=True, env=env
     )
-    rate, peak, syntaxes = [*proc.stdout.strip().splitlines()[-1].split(), ""][:3]
-    if workers > 1:
-        print(f"  peak memory of a worker after the steady-state run: {int(peak) / 1024:.0f} MB (syntaxes: {syntaxes})")
-    return float(rate), int(peak)
+    rate, peak, ran = proc.stdout.strip().splitlines()[-1].split()
+    return float(rate), int(peak), ran
+
+
+def our_fresh(files: list[str]) -> tuple[float, int]:
+    """Wall seconds and max RSS (KiB) of the CLI validating ``files`` in a fresh process (engine and workers as a
+    caller gets them without choosing)."""
+    env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
+    wall, _, rss = timed([*CLI, *files], env)
+    return wall, rss
 
 
 def line(what: str, ours: float, ref: float, unit: str, higher_is_better: bool) -> None:
@@ -101,31 +133,37 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=20, help="unmeasured passes on both sides (default 20)")
     parser.add_argument("--repeat", type=int, default=40, help="measured passes (default 40)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--engines", default="saxonc,saxon-java")
+    parser.add_argument(
+        "--engines", default="saxon-java:threads,saxonc:processes", help="ENGINE:MODE,... (default: both engines)"
+    )
+    parser.add_argument("--plan", default="auto", help="the reference's plan (default: auto, see above)")
     parser.add_argument("--steady-only", action="store_true", help="skip the fresh-process measurements")
     args = parser.parse_args()
     subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
     n = args.workers
+    plan = plan_of(args.plan)
     print(
         f"{len(CASES)} business cases, {n} cores, warm-up {args.warmup} passes on both sides, then {args.repeat} "
-        "measured; ratio > 1: we are faster"
+        f"measured; reference plan {plan}; ratio > 1: we are faster"
     )
-    engines = args.engines.split(",")
     for threads in sorted({1, n}):
-        ref = reference_rate(threads, args.warmup, args.repeat)
-        for engine in engines:
-            what = f"steady, {threads} worker{'s' * (threads > 1)} vs {threads} thread{'s' * (threads > 1)}, {engine}"
-            line(what, our_rate(engine, threads, args.warmup, args.repeat)[0], ref, "doc/s", True)
+        ref = reference_rate(threads, args.warmup, args.repeat, plan)
+        for choice in args.engines.split(","):
+            engine, _, mode = choice.partition(":")
+            rate, peak, ran = our_rate(engine, mode or None, threads, args.warmup, args.repeat)
+            what = f"steady, {threads} worker{'s' * (threads > 1)} vs {threads} thread{'s' * (threads > 1)}, {ran}"
+            line(what, rate, ref, "doc/s", True)
+            print(f"  peak memory of our processes: {peak / 1024:.0f} MB")
     if args.steady_only:
         return 0
 
     one = str(CASES[0])
-    ours, _, rss_one = timed([*CLI, one])
-    ref, _, _ = timed([*REFERENCE, one])
+    ours, rss_one = our_fresh([one])
+    ref, _, _ = timed([*REFERENCE, one], reference_env(plan))
     line("fresh process, one invoice (s)", ours, ref, "s", False)
 
-    ours, _, rss_all = timed([*CLI, *map(str, CASES)])  # the CLI picks its worker count
-    ref, _, _ = timed([*REFERENCE, "--threads", str(n), *map(str, CASES)])
+    ours, rss_all = our_fresh(list(map(str, CASES)))  # the CLI picks its engine and worker count
+    ref, _, _ = timed([*REFERENCE, "--threads", str(n), *map(str, CASES)], reference_env(plan))
     line(f"fresh process, {len(CASES)} business cases (s)", ours, ref, "s", False)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,8 +172,8 @@ def main() -> int:
             subprocess.run(
                 [sys.executable, str(REPO / "tools/make_large_invoice.py"), str(lines), str(big)], check=True
             )
-            ours, _, rss_big = timed([*CLI, str(big)])
-            ref, _, _ = timed([*REFERENCE, str(big)])
+            ours, rss_big = our_fresh([str(big)])
+            ref, _, _ = timed([*REFERENCE, str(big)], reference_env(plan))
             line(f"fresh process, {lines}-line invoice (s)", ours, ref, "s", False)
             print(f"  peak memory, {lines}-line invoice: {rss_big / 1024:.0f} MB (max RSS of our processes)")
     print(

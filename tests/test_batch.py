@@ -1,10 +1,13 @@
-"""Batch validation: input order, same findings as one process, per-document errors, a dying worker, loud
-ruleset errors, bounded look-ahead, clean shutdown."""
+"""Batch validation: input order, same findings as one process (worker processes and threads over one shared
+validator alike), per-document errors, a dying worker, overruns, loud ruleset errors, bounded look-ahead, clean
+shutdown, the engine chosen by the work."""
 
 from __future__ import annotations
 
 import io
 import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +23,15 @@ from einvoice_validate import (
     iter_validate,
     validate_many,
 )
-from einvoice_validate.batch import _WINDOW_PER_WORKER, TEST_CRASH_ENV, WORKER_CRASHED, _choose, sniff_syntax
 from einvoice_validate.parse import Source
+from einvoice_validate.pool import batch as batch_module
+from einvoice_validate.pool import routing
+from einvoice_validate.pool.batch import _WINDOW_PER_WORKER, WORKER_CRASHED
+from einvoice_validate.pool.routing import choose, sniff_syntax
+from einvoice_validate.pool.slot import ProcessSlot
+from einvoice_validate.pool.worker import TEST_CRASH_ENV
 from einvoice_validate.rulesets import Registry
+from einvoice_validate.schematron.engines import ENGINE_ENV, STEADY_FROM_DOCUMENTS
 from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.corpus
@@ -31,6 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 GOOD = REPO / "examples" / "xrechnung-ubl-invoice.xml"
 BROKEN = REPO / "examples" / "xrechnung-ubl-broken.xml"
 GOOD_CII = REPO / "examples" / "xrechnung-cii-invoice.xml"
+WARM = ("xrechnung-3.0-ubl-invoice", "xrechnung-3.0-cii")  # the profiles of GOOD and GOOD_CII
 
 
 def _sample(n: int) -> list[Path]:
@@ -49,31 +59,63 @@ def _findings(result: BatchResult) -> list[dict[str, Any]]:
     return [f.model_dump(mode="json", by_alias=True) for f in result.report.findings]
 
 
+def _started(batch: BatchValidator) -> list[ProcessSlot]:
+    """The slots of a batch whose worker process has started."""
+    return [s for s in batch.slots if isinstance(s, ProcessSlot) and s.proc is not None]
+
+
 def _live_children() -> set[int] | None:
-    """The pids of this process's children (Linux), or None when /proc cannot tell."""
-    path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
-    if not path.exists():
+    """The pids of this process's children (Linux; started by any of its threads), or None when /proc cannot
+    tell."""
+    tasks = Path(f"/proc/{os.getpid()}/task")
+    if not (tasks / str(os.getpid()) / "children").exists():
         return None
-    return {int(pid) for pid in path.read_text().split()}
+    found: set[int] = set()
+    for task in tasks.iterdir():
+        try:
+            found |= {int(pid) for pid in (task / "children").read_text().split()}
+        except OSError:  # the thread ended meanwhile
+            continue
+    return found
 
 
-def test_input_order_and_same_findings_as_one_process(registry: Registry, validator: Validator) -> None:
+@pytest.fixture(scope="module")
+def java_validator(registry: Registry) -> Validator:
+    return Validator(rules_home=registry.home, engine="saxon-java")
+
+
+def _processes(workers: int) -> dict[str, Any]:
+    """A batch of worker processes (saxonc), whatever the batch's length and the environment."""
+    return {"workers": workers, "engine": "saxonc"}
+
+
+@pytest.mark.parametrize(
+    ("engine", "mode"),
+    [("saxonc", "processes"), ("saxon-java", "threads"), ("saxon-java", "processes")],
+    ids=["saxonc-processes", "saxon-java-threads", "saxon-java-processes"],
+)
+def test_input_order_and_same_reports_as_one_validator(
+    registry: Registry, validator: Validator, java_validator: Validator, engine: str, mode: str
+) -> None:
+    """Threads over one shared validator and worker processes give, document by document, the reports of a
+    single Validator on the same engine (all but the timings)."""
     files = _sample(30)
-    results = list(iter_validate(files, workers=2, rules_home=registry.home))
+    single = java_validator if engine == "saxon-java" else validator
+    with BatchValidator(workers=2, rules_home=registry.home, engine=engine, mode=mode) as batch:  # type: ignore[arg-type]
+        assert batch.mode == mode
+        results = list(batch.iter_validate(files))
     assert [r.index for r in results] == list(range(len(files)))
     assert [r.source for r in results] == [str(f) for f in files]
     assert sum(1 for r in results if r.report is not None and not r.report.valid) >= 10  # the mutations
     for path, result in zip(files, results, strict=True):
-        expected = validator.validate(path)
-        assert result.error is None
-        assert result.report is not None
-        assert result.report.profile == expected.profile
-        assert (result.report.valid, result.report.accepted) == (expected.valid, expected.accepted)
-        assert _findings(result) == [f.model_dump(mode="json", by_alias=True) for f in expected.findings], path
+        expected = single.validate(path)
+        assert result.error is None and result.report is not None
+        assert result.report.engine == engine
+        assert result.report.model_dump(exclude={"timings_ms"}) == expected.model_dump(exclude={"timings_ms"}), path
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_bad_inputs_are_per_document_errors(registry: Registry, tmp_path: Path, workers: int) -> None:
+@pytest.mark.parametrize(("workers", "engine"), [(1, "saxonc"), (2, "saxonc"), (2, "saxon-java")])
+def test_bad_inputs_are_per_document_errors(registry: Registry, tmp_path: Path, workers: int, engine: str) -> None:
     sources: list[Any] = [
         GOOD,
         b"%PDF-1.7 not xml",
@@ -85,7 +127,7 @@ def test_bad_inputs_are_per_document_errors(registry: Registry, tmp_path: Path, 
         b"<html/>",
         str(BROKEN),
     ]
-    results = validate_many(sources, workers=workers, rules_home=registry.home)
+    results = validate_many(sources, workers=workers, rules_home=registry.home, engine=engine)  # type: ignore[arg-type]
     codes = [r.error.code if r.error else None for r in results]
     assert codes == [
         None,
@@ -109,7 +151,7 @@ def test_a_dying_worker_costs_only_its_document(
     files = _sample(12)
     victim = files[5]
     monkeypatch.setenv(TEST_CRASH_ENV, victim.name)  # test-only hook: the worker holding it calls os._exit(70)
-    results = list(iter_validate(files, workers=2, rules_home=registry.home))
+    results = list(iter_validate(files, rules_home=registry.home, **_processes(2)))
     assert [r.source for r in results] == [str(f) for f in files]
     crashed = [r for r in results if r.error is not None]
     assert [r.index for r in crashed] == [5]
@@ -123,9 +165,9 @@ def test_a_dying_worker_costs_only_its_document(
 
 
 def test_missing_rules_home_fails_the_batch(tmp_path: Path) -> None:
-    for workers in (1, 2):
+    for workers, engine in ((1, "saxonc"), (2, "saxonc"), (2, "saxon-java")):
         with pytest.raises(RulesetError) as info:
-            list(iter_validate([GOOD, GOOD, GOOD], workers=workers, rules_home=tmp_path / "empty-home"))
+            list(iter_validate([GOOD, GOOD, GOOD], workers=workers, rules_home=tmp_path / "empty-home", engine=engine))  # type: ignore[arg-type]
         assert info.value.code == "ruleset.missing"
 
 
@@ -154,7 +196,7 @@ def test_sources_are_consumed_lazily_within_the_window(registry: Registry) -> No
     window = _WINDOW_PER_WORKER * 2  # 2 workers
     assert window < 24  # the test needs more sources than fit in the window
     seen = 0
-    for result in iter_validate(sources, workers=2, rules_home=registry.home):
+    for result in iter_validate(sources, rules_home=registry.home, **_processes(2)):
         assert result.index == seen
         seen += 1
         # taken counts documents handed to the pool; `seen` have been handed out, so at most `window` are in flight
@@ -168,7 +210,7 @@ def test_stopping_early_stops_the_workers(registry: Registry) -> None:
     before = _live_children()
     if before is None:
         pytest.skip("needs /proc")
-    results = iter_validate([GOOD, GOOD_CII] * 25, workers=2, rules_home=registry.home)  # two syntaxes: two workers
+    results = iter_validate([GOOD, GOOD_CII] * 25, rules_home=registry.home, **_processes(2))  # two syntaxes: two
     first = next(results)
     assert first.valid
     during = _live_children()
@@ -179,7 +221,7 @@ def test_stopping_early_stops_the_workers(registry: Registry) -> None:
 
 def test_workers_1_runs_in_process(registry: Registry) -> None:
     before = _live_children()
-    results = iter_validate([GOOD, BROKEN], workers=1, rules_home=registry.home)
+    results = iter_validate([GOOD, BROKEN], rules_home=registry.home, **_processes(1))
     assert next(results).valid
     if before is not None:
         assert _live_children() == before
@@ -188,7 +230,7 @@ def test_workers_1_runs_in_process(registry: Registry) -> None:
 
 def test_batch_validator_keeps_its_workers(registry: Registry) -> None:
     before = _live_children()
-    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+    with BatchValidator(rules_home=registry.home, **_processes(2)) as batch:
         # two syntaxes: both workers start (a small batch of one syntax starts one)
         assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD_CII])] == [True, False, True]
         first = _live_children()
@@ -234,7 +276,7 @@ def test_sniff_syntax() -> None:
 def test_choose_routes_by_syntax(
     have: set[str], others: set[str], waiting: list[str | None], starved: bool, expected: int | None
 ) -> None:
-    assert _choose(have, others, waiting, starved) == expected
+    assert choose(have, others, waiting, starved) == expected
 
 
 def test_a_mixed_batch_keeps_one_syntax_per_worker(registry: Registry) -> None:
@@ -244,20 +286,21 @@ def test_a_mixed_batch_keeps_one_syntax_per_worker(registry: Registry) -> None:
     ubl = [p for p in business if p.name.endswith("_ubl.xml")][:12]
     cii = [p for p in business if p.name.endswith("_uncefact.xml")][:12]
     files = [p for pair in zip(ubl, cii, strict=True) for p in pair]
-    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+    with BatchValidator(rules_home=registry.home, **_processes(2)) as batch:
         results = batch.validate_many(files)
-        assert sorted(tuple(sorted(w.syntaxes)) for w in batch._pool) == [("cii",), ("ubl",)]
+        assert sorted(tuple(sorted(w.syntaxes)) for w in batch.slots) == [("cii",), ("ubl",)]
     assert [r.index for r in results] == list(range(len(files)))
     assert [r.report.syntax if r.report else None for r in results] == ["ubl", "cii"] * 12
 
 
-def test_a_small_batch_of_one_syntax_starts_one_worker(registry: Registry) -> None:
+def test_a_small_batch_of_one_syntax_starts_one_worker(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routing, "HELP_AFTER_SECONDS", 3600.0)  # however long compiling takes on a busy machine
     before = _live_children()
     if before is None:
         pytest.skip("needs /proc")
-    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+    with BatchValidator(rules_home=registry.home, **_processes(2)) as batch:
         assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD])] == [True, False, True]
-        assert len(batch._pool) == 1
+        assert len(_started(batch)) == 1
         during = _live_children()
         assert during is not None and len(during - before) == 1
 
@@ -265,23 +308,204 @@ def test_a_small_batch_of_one_syntax_starts_one_worker(registry: Registry) -> No
 def test_a_long_batch_of_one_syntax_uses_every_worker(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker left idle takes on a syntax it has not compiled once it has idled long enough in all (shortened
     here from seconds to milliseconds), so a long batch of one syntax keeps every core busy."""
-    import einvoice_validate.batch as batch_module
-
-    monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 0.01)
-    with BatchValidator(workers=2, rules_home=registry.home) as batch:
+    monkeypatch.setattr(routing, "HELP_AFTER_SECONDS", 0.01)
+    with BatchValidator(rules_home=registry.home, **_processes(2)) as batch:
         assert all(r.valid for r in batch.iter_validate([GOOD] * 40))
-        assert [sorted(w.syntaxes) for w in batch._pool] == [["ubl"], ["ubl"]]
+        assert [sorted(w.syntaxes) for w in batch.slots] == [["ubl"], ["ubl"]]
 
 
 def test_bytes_waiting_in_the_parent_are_capped(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
     """Byte sources wait in the parent only up to a byte cap (here 1 byte: one per worker), whatever the window."""
-    import einvoice_validate.batch as batch_module
-
     monkeypatch.setattr(batch_module, "_WAITING_BYTES", 1)
     monkeypatch.setattr(batch_module, "_WINDOW_PER_WORKER", 100)
-    monkeypatch.setattr(batch_module, "HELP_AFTER_SECONDS", 3600.0)  # one syntax: one worker, results in order
+    monkeypatch.setattr(routing, "HELP_AFTER_SECONDS", 3600.0)  # one syntax: one worker, results in order
     sources = _Counted(GOOD.read_bytes(), 30)
-    results = iter_validate(sources, workers=2, rules_home=registry.home)
+    results = iter_validate(sources, rules_home=registry.home, **_processes(2))
     assert next(results).valid
     assert sources.taken <= 1 + 2 + 1  # the one validated, two waiting (one per worker), the one that tipped the cap
     assert sum(1 for _ in results) == 29
+
+
+# --- threads over one shared validator (saxon-java) ------------------------------------------------------------
+
+
+def _java_sleep(seconds: float) -> None:
+    """A runaway stylesheet, as far as the runner can tell: a call into Java that does not come back."""
+    from java.lang import Thread
+
+    Thread.sleep(int(seconds * 1000))
+
+
+def _slowed(batch: BatchValidator, slow: dict[str, Any]) -> None:
+    """Make the batch's shared validator take ``slow[name]`` (a callable) before validating that document."""
+    validator = batch._validator
+    original = validator.validate
+
+    def validate(source: Any, **kwargs: Any) -> Any:
+        action = slow.get(os.path.basename(str(source)))
+        if action is not None:
+            action()
+        return original(source, **kwargs)
+
+    validator.validate = validate
+
+
+@pytest.fixture
+def victims(tmp_path: Path) -> dict[str, Path]:
+    """Copies of the good invoice under names the tests single out."""
+    names = ("runaway.xml", "stuck.xml", "dies.xml")
+    for name in names:
+        (tmp_path / name).write_bytes(GOOD.read_bytes())
+    return {name: tmp_path / name for name in names}
+
+
+def test_threads_run_in_this_process(registry: Registry) -> None:
+    before = _live_children()
+    with BatchValidator(workers=2, rules_home=registry.home, engine="saxon-java") as batch:
+        assert (batch.mode, batch.engine) == ("threads", "saxon-java")
+        results = batch.validate_many([GOOD, BROKEN, GOOD_CII] * 3)
+        if before is not None:
+            assert _live_children() == before  # no worker process
+    assert [r.valid for r in results] == [True, False, True] * 3
+    assert {r.report.engine for r in results if r.report} == {"saxon-java"}
+
+
+def test_threads_validating_two_profiles_of_one_schema_get_their_own_xsd_findings(registry: Registry) -> None:
+    """Two profiles share one compiled XML schema (and its error log): threads validating documents of both at
+    once each get their own document's XSD findings (a lock per schema, not per profile's stage)."""
+    from einvoice_validate.parse import load
+
+    validator = Validator(rules_home=registry.home, engine="saxonc")
+    files = sorted((CORPUS / "mutations-dev").glob("*ubl*.m1-*.xml"))[:60]
+    by_name = {p.name: p for p in validator.profiles}
+    stages = [validator._stages_for(by_name[n]).xsd for n in ("en16931-ubl-invoice", "xrechnung-3.0-ubl-invoice")]
+    assert stages[0]._schema is stages[1]._schema
+
+    def seen(stage: Any, source: Path) -> list[tuple[str, str | None, int | None]]:
+        return [(f.rule_id, f.location, f.line) for f in stage.run(load(source, validator.limits))]
+
+    wanted = [seen(stages[0], f) for f in files]
+    assert sum(1 for w in wanted if w) >= 20  # enough documents with XSD errors to mix them up
+    wrong: list[Path] = []
+
+    def work(stage: Any) -> None:
+        for _ in range(3):
+            wrong.extend(f for f, w in zip(files, wanted, strict=True) if seen(stage, f) != w)
+
+    threads = [threading.Thread(target=work, args=(stage,)) for stage in stages]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+
+
+def test_a_runaway_document_in_a_thread_is_stopped_at_the_limit(registry: Registry, victims: dict[str, Path]) -> None:
+    """A document stuck inside Java gets ``server.error`` (reason ``timeout``) at the limit; its thread is
+    stopped (``Thread.stop``) and replaced; the other documents and the next batch are unaffected."""
+    files = [GOOD, victims["runaway.xml"], BROKEN, GOOD_CII, GOOD]
+    with BatchValidator(workers=2, rules_home=registry.home, engine="saxon-java", document_timeout=2.0) as batch:
+        batch._validator.prepare(*WARM)  # compiled off the documents' clock (seconds on a busy machine)
+        assert batch.validate_many([GOOD, GOOD_CII])[0].valid  # JVM warm enough
+        _slowed(batch, {"runaway.xml": lambda: _java_sleep(600)})
+        start = time.monotonic()
+        results = batch.validate_many(files)
+        took = time.monotonic() - start
+        assert batch._watchdog is not None
+        deadline = time.monotonic() + 10
+        while batch._watchdog.stuck and time.monotonic() < deadline:  # the stopped thread comes back at once
+            time.sleep(0.05)
+        assert batch._watchdog.stuck == 0 and batch._watchdog.timeouts == 1
+        assert [r.valid for r in batch.validate_many([GOOD, BROKEN, GOOD])] == [True, False, True]
+    assert took < 2.0 + 5.0  # at the limit, not after the 600 s
+    error = results[1].error
+    assert error is not None and (error.code, error.reason) == (WORKER_CRASHED, "timeout")
+    assert [r.valid for i, r in enumerate(results) if i != 1] == [True, False, True, True]
+
+
+def test_a_thread_stuck_outside_java_is_answered_at_the_limit(registry: Registry, victims: dict[str, Path]) -> None:
+    """A thread busy in Python cannot be stopped: its document is answered at the limit all the same, a fresh
+    thread takes its place, and the stuck one is counted until it comes back (its result is dropped)."""
+    release = threading.Event()
+    with BatchValidator(workers=2, rules_home=registry.home, engine="saxon-java", document_timeout=1.0) as batch:
+        batch._validator.prepare(*WARM)
+        batch.validate_many([GOOD])
+        _slowed(batch, {"stuck.xml": lambda: release.wait(120)})
+        start = time.monotonic()
+        first = next(batch.iter_validate([victims["stuck.xml"]]))
+        took = time.monotonic() - start
+        results = batch.validate_many([GOOD, BROKEN, GOOD])  # on the fresh thread and the other one
+        assert batch._watchdog is not None and batch._watchdog.stuck == 1
+        release.set()
+        deadline = time.monotonic() + 30
+        while batch._watchdog.stuck and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert batch._watchdog.stuck == 0  # it came back; its result went nowhere
+    assert took < 1.0 + 3.0
+    assert first.error is not None and (first.error.code, first.error.reason) == (WORKER_CRASHED, "timeout")
+    assert [r.valid for r in results] == [True, False, True]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # the thread's death, on purpose
+def test_a_thread_that_dies_costs_only_its_document(registry: Registry, victims: dict[str, Path]) -> None:
+    def die() -> None:
+        raise SystemExit("the thread ends here")
+
+    with BatchValidator(workers=2, rules_home=registry.home, engine="saxon-java") as batch:
+        _slowed(batch, {"dies.xml": die})
+        results = batch.validate_many([GOOD, victims["dies.xml"], BROKEN, GOOD_CII, GOOD])
+        assert [r.valid for r in batch.validate_many([GOOD] * 4)] == [True] * 4  # the slot has a new thread
+    error = results[1].error
+    assert error is not None and (error.code, error.reason) == (WORKER_CRASHED, "worker-died")
+    assert [r.valid for i, r in enumerate(results) if i != 1] == [True, False, True, True]
+
+
+def test_an_overrun_stops_its_worker_process(registry: Registry) -> None:
+    with BatchValidator(rules_home=registry.home, document_timeout=0.001, **_processes(2)) as batch:
+        start = time.monotonic()
+        results = batch.validate_many([GOOD, GOOD_CII])
+        assert time.monotonic() - start < 20
+    assert [(r.error.code, r.error.reason) if r.error else None for r in results] == [
+        (WORKER_CRASHED, "timeout"),
+        (WORKER_CRASHED, "timeout"),
+    ]
+
+
+def test_a_bug_on_one_document_is_its_error_result(registry: Registry, victims: dict[str, Path]) -> None:
+    def bug() -> None:
+        raise KeyError("a bug")
+
+    with BatchValidator(workers=2, rules_home=registry.home, engine="saxon-java") as batch:
+        _slowed(batch, {"dies.xml": bug})
+        results = batch.validate_many([victims["dies.xml"], GOOD])
+    error = results[0].error
+    assert error is not None and (error.code, error.reason) == ("server.error", "internal")
+    assert "KeyError" in error.detail and results[1].valid
+
+
+# --- the engine chosen by the work ------------------------------------------------------------------------------
+
+
+def test_the_length_of_a_batch_chooses_the_engine(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    from einvoice_validate.schematron._java import java_available
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    short = validate_many([GOOD, BROKEN], workers=1, rules_home=registry.home)  # a list: its length is known
+    assert {r.report.engine for r in short if r.report} == {"saxonc"}
+    steady = "saxon-java" if java_available() else "saxonc"
+    assert BatchValidator(workers=1, rules_home=registry.home).engine == steady  # keeps its workers: many batches
+    assert BatchValidator(workers=1, rules_home=registry.home, documents=STEADY_FROM_DOCUMENTS).engine == steady
+    assert BatchValidator(workers=1, rules_home=registry.home, documents=STEADY_FROM_DOCUMENTS - 1).engine == "saxonc"
+    unknown = list(iter_validate(iter([GOOD]), workers=1, rules_home=registry.home))  # a generator: many
+    assert unknown[0].report is not None and unknown[0].report.engine == steady
+
+
+def test_an_explicit_engine_always_wins(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    batch = BatchValidator(workers=1, rules_home=registry.home, engine="saxonc", documents=10_000)
+    assert batch.engine == "saxonc"
+    monkeypatch.setenv(ENGINE_ENV, "saxonc")
+    assert BatchValidator(workers=1, rules_home=registry.home).engine == "saxonc"
+    assert BatchValidator(workers=1, rules_home=registry.home, documents=10_000).engine == "saxonc"
+    monkeypatch.setenv(ENGINE_ENV, "saxon-java")
+    assert validate_many([GOOD], workers=1, rules_home=registry.home)[0].report.engine == "saxon-java"  # type: ignore[union-attr]

@@ -22,7 +22,7 @@ VALID = [
     EXAMPLES / "cius-ro-ubl-invoice.xml",
 ]
 BROKEN = EXAMPLES / "xrechnung-ubl-broken.xml"
-JSONL_KEYS = ["file", "profile", "profileReason", "envelope", "valid", "accepted", "findings", "error"]
+JSONL_KEYS = ["file", "profile", "profileReason", "envelope", "valid", "accepted", "engine", "findings", "error"]
 FINDING_KEYS = {
     "ruleId",
     "severity",
@@ -233,9 +233,12 @@ def test_default_workers_one_per_syntax_for_a_small_batch(monkeypatch: pytest.Mo
     monkeypatch.setattr(cli.os, "cpu_count", lambda: 2)
     ubl = REPO / "examples" / "xrechnung-ubl-invoice.xml"
     cii = REPO / "examples" / "xrechnung-cii-invoice.xml"
-    assert cli._default_workers([ubl]) == 1
-    assert cli._default_workers([ubl] * 50) == 1  # one syntax, small: this process
-    assert cli._default_workers([ubl, cii]) == 2  # two syntaxes: a worker each
-    assert cli._default_workers([ubl] * 250) == 2  # large: all cores
+    assert cli._default_workers([ubl], threads=False) == 1
+    assert cli._default_workers([ubl] * 50, threads=False) == 1  # one syntax, small: this process
+    assert cli._default_workers([ubl, cii], threads=False) == 2  # two syntaxes: a worker each
+    assert cli._default_workers([ubl] * 250, threads=False) == 2  # large: all cores
+    # threads share one validator and cost nothing to start: one per core (never more than the files)
+    assert cli._default_workers([ubl] * 250, threads=True) == 2
+    assert cli._default_workers([ubl], threads=True) == 1
     monkeypatch.setattr(cli.os, "cpu_count", lambda: 1)
-    assert cli._default_workers([ubl, cii]) == 1
+    assert cli._default_workers([ubl, cii], threads=False) == 1

@@ -203,7 +203,7 @@ def test_cli_picks_up_pdfs_in_directories(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_batch_passes_pdf_bytes_through() -> None:
-    from einvoice_validate.batch import validate_many
+    from einvoice_validate.pool.batch import validate_many
 
     data = make_pdf([("factur-x.xml", MINIMUM_XML)], metadata=xmp(level="MINIMUM"))
     results = validate_many([data, data], workers=2)

@@ -1,6 +1,7 @@
-"""The service pool: ``await pool.validate`` gives the same reports as a Validator; a full queue is a clear busy
-outcome; cancelled requests never receive another request's answer; a dead worker costs only its document;
-workers are recycled; the pool is usable from threads."""
+"""The service pool, in both modes (threads over one shared validator on saxon-java, worker processes on
+saxonc): ``await pool.validate`` gives the same reports as a Validator; a full queue is a clear busy outcome;
+cancelled requests never receive another request's answer; a dead worker or an overrun costs only its document;
+workers are recycled; the pool is usable from threads; it is ready at once and compiles on demand."""
 
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from einvoice_validate import Validator
-from einvoice_validate.errors import InputError, PoolBusy, WorkerDied
+from einvoice_validate.errors import InputError, PoolBusy, ProfileError, WorkerDied
 from einvoice_validate.pool import Pool
 from einvoice_validate.pool.worker import TEST_CRASH_ENV
 from einvoice_validate.rulesets import Registry
+from einvoice_validate.schematron.engines import ENGINE_ENV
 from tests.conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,15 +32,24 @@ BROKEN = (REPO / "examples" / "xrechnung-ubl-broken.xml").read_bytes()
 VARIANTS = [GOOD.replace(b"<cbc:Note>", f"<cbc:Note>#{i} ".encode(), 1) for i in range(40)]
 
 
-@pytest.fixture(scope="module")
-def pool(registry: Registry) -> Iterator[Pool]:
-    with Pool(workers=2, queue_size=64, prepare=("xrechnung-3.0-ubl-invoice",)) as p:
+PROCESSES: dict[str, Any] = {"engine": "saxonc"}  # worker processes (the default mode on saxonc)
+THREADS: dict[str, Any] = {"engine": "saxon-java"}  # threads over one validator (the default on saxon-java)
+SAME = {"timings_ms", "engine"}  # what a report on either engine has in common with the saxonc validator's
+
+
+@pytest.fixture(scope="module", params=["threads", "processes"])
+def pool(request: pytest.FixtureRequest, registry: Registry) -> Iterator[Pool]:
+    engine = THREADS if request.param == "threads" else PROCESSES
+    with Pool(workers=2, queue_size=64, prepare=("xrechnung-3.0-ubl-invoice",), **engine) as p:
+        assert p.mode == request.param
         yield p
 
 
-def test_same_report_as_a_validator(pool: Pool, validator: Validator) -> None:
+def test_same_report_as_a_validator(pool: Pool, registry: Registry, validator: Validator) -> None:
     report = asyncio.run(pool.validate(BROKEN))
-    expected = validator.validate(BROKEN)
+    single = validator if pool.engine == "saxonc" else Validator(rules_home=registry.home, engine="saxon-java")
+    expected = single.validate(BROKEN)
+    assert report.engine == pool.engine
     assert report.model_dump(exclude={"timings_ms"}) == expected.model_dump(exclude={"timings_ms"})
     assert not report.valid
 
@@ -46,8 +58,9 @@ def test_a_french_invoice_gets_the_french_rules(pool: Pool, validator: Validator
     """Issue 31: a worker compiles the French packs on first use and gives the library's report."""
     data = (CORPUS / "france" / "mutations" / "UC1_F202500003_00-INV_20250701_UBL.m7-0.xml").read_bytes()
     report = asyncio.run(pool.validate(data))
-    expected = validator.validate(data)
-    assert report.model_dump(exclude={"timings_ms"}) == expected.model_dump(exclude={"timings_ms"})
+    expected = validator.validate(data)  # saxonc; the same findings on saxon-java (tests/test_france.py)
+    assert report.engine == pool.engine
+    assert report.model_dump(exclude=SAME) == expected.model_dump(exclude=SAME)
     assert report.profile == "fr-ctc-ubl-invoice" and "French CTC invoice" in str(report.profile_reason)
 
 
@@ -102,8 +115,9 @@ def test_cancelled_requests_leave_the_pool_consistent(pool: Pool) -> None:
     assert stats["done"] - before < 40  # some cancelled requests never ran
 
 
-def test_full_queue_is_busy_at_once(registry: Registry) -> None:
-    with Pool(workers=1, queue_size=2, prepare=False, retry_after=3) as small:
+@pytest.mark.parametrize("engine", [THREADS, PROCESSES], ids=["threads", "processes"])
+def test_full_queue_is_busy_at_once(registry: Registry, engine: dict[str, Any]) -> None:
+    with Pool(workers=1, queue_size=2, retry_after=3, **engine) as small:
         futures = []
         with pytest.raises(PoolBusy) as info:
             for d in VARIANTS:
@@ -115,7 +129,7 @@ def test_full_queue_is_busy_at_once(registry: Registry) -> None:
 
 def test_dead_worker_costs_only_its_document(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(TEST_CRASH_ENV, "crash.xml")
-    with Pool(workers=1, prepare=False) as small:
+    with Pool(workers=1, **PROCESSES) as small:
         futures = [small.submit(d, name="crash.xml" if i == 2 else f"{i}.xml") for i, d in enumerate(VARIANTS[:5])]
         outcomes = [f.exception(60) for f in futures]
         assert [type(e).__name__ if e else None for e in outcomes] == [None, None, "WorkerDied", None, None]
@@ -129,7 +143,7 @@ def test_dead_worker_costs_only_its_document(registry: Registry, monkeypatch: py
 
 
 def test_worker_killed_from_outside_while_idle_costs_nothing(registry: Registry) -> None:
-    with Pool(workers=1, prepare=False) as small:
+    with Pool(workers=1, **PROCESSES) as small:
         assert small.validate_blocking(GOOD).valid
         os.kill(small.worker_pids()[0], signal.SIGKILL)
         time.sleep(0.2)
@@ -137,14 +151,41 @@ def test_worker_killed_from_outside_while_idle_costs_nothing(registry: Registry)
 
 
 def test_timeout_stops_the_worker(registry: Registry) -> None:
-    with Pool(workers=1, prepare=False, document_timeout=0.001) as small:
+    with Pool(workers=1, document_timeout=0.001, **PROCESSES) as small:
         with pytest.raises(WorkerDied) as info:
             small.validate_blocking(GOOD)
         assert info.value.reason == "timeout"
+        assert small.stats()["timeouts"] == 1
+
+
+def test_a_runaway_document_in_a_thread_is_answered_at_the_limit(registry: Registry) -> None:
+    """Thread mode: a document stuck inside Java gets ``server.error`` (reason ``timeout``) at the limit, its
+    thread is stopped and replaced, the pool stays ready and answers the next documents."""
+    with Pool(workers=2, document_timeout=2.0, prepare=("xrechnung-3.0-ubl-invoice",), **THREADS) as small:
+        assert small.validate_blocking(GOOD).valid  # compiled before start returned: off the documents' clock
+        validator, original = small._validator, small._validator.validate
+
+        def validate(source: Any, **kwargs: Any) -> Any:
+            if source == b"<runaway/>":
+                from java.lang import Thread
+
+                Thread.sleep(600_000)
+            return original(source, **kwargs)
+
+        validator.validate = validate
+        start = time.monotonic()
+        runaway = small.submit(b"<runaway/>")
+        others = [small.submit(d) for d in VARIANTS[:6]]
+        died = runaway.exception(60)
+        assert time.monotonic() - start < 2.0 + 5.0
+        assert isinstance(died, WorkerDied) and (died.code, died.reason) == ("server.error", "timeout")
+        assert all(f.result(60).report().valid for f in others)
+        assert small.validate_blocking(BROKEN).valid is False
+        assert small.ready and small.stats()["timeouts"] == 1
 
 
 def test_workers_are_recycled(registry: Registry) -> None:
-    with Pool(workers=1, prepare=False, max_documents=2) as small:
+    with Pool(workers=1, max_documents=2, **PROCESSES) as small:
         pids = []
         for d in VARIANTS[:6]:
             assert small.validate_blocking(d).valid
@@ -155,7 +196,7 @@ def test_workers_are_recycled(registry: Registry) -> None:
 
 def test_prepared_workers_are_replaced_without_losing_capacity(registry: Registry) -> None:
     """With ``prepare``, the replacement compiles while the old worker keeps answering, then takes over."""
-    with Pool(workers=1, prepare=("xrechnung-3.0-ubl-invoice",), max_documents=2) as small:
+    with Pool(workers=1, prepare=("xrechnung-3.0-ubl-invoice",), max_documents=2, **PROCESSES) as small:
         first = small.worker_pids()
         deadline = time.monotonic() + 60
         seen = set()
@@ -168,12 +209,35 @@ def test_prepared_workers_are_replaced_without_losing_capacity(registry: Registr
         assert any(len(p) == 2 for p in seen)  # old and new side by side while the new one compiled
 
 
-def test_validator_options_reach_every_workers_validator(registry: Registry) -> None:
-    """Keywords the pool does not know are passed to each worker's Validator untouched (e.g. the engine)."""
-    pool = Pool(workers=1, prepare=("xrechnung-3.0-ubl-invoice",), validator_options={"engine": "no-such-engine"})
-    with pytest.raises(RuntimeError, match="unknown engine 'no-such-engine'"):
-        pool.start()
-    pool.close()
+@pytest.mark.parametrize("engine", [THREADS, PROCESSES], ids=["threads", "processes"])
+def test_options_reach_every_workers_validator(registry: Registry, engine: dict[str, Any]) -> None:
+    """The pool's options are its validators' (here a forced profile and the rules date as text)."""
+    with Pool(workers=1, profile="en16931-ubl-invoice", rules_date="2026-04-13", **engine) as small:
+        report = small.validate_blocking(GOOD)
+    assert report.profile == "en16931-ubl-invoice" and report.engine == engine["engine"]
+    assert [str(c.rules_date) for c in report.version_choices] == ["2026-04-13"]
+
+
+def test_a_bad_option_is_refused_when_the_pool_is_made(registry: Registry) -> None:
+    with pytest.raises(ProfileError) as info:
+        Pool(workers=1, engine="no-such-engine")  # type: ignore[arg-type]
+    assert (info.value.code, info.value.reason) == ("request.invalid-parameter", "option")
+
+
+def test_ready_at_once_and_compiled_on_demand(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool compiles nothing before it is ready (the server is ready in seconds); the first document of a profile
+    waits for its packs (never fails); ``background`` profiles are compiled right after the start."""
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    start = time.monotonic()
+    with Pool(workers=2, background=("xrechnung-3.0-cii",)) as fresh:
+        assert fresh.ready and time.monotonic() - start < 3.0
+        assert fresh.engine == "saxon-java" or fresh.mode == "processes"  # steady work: saxon-java when installed
+        assert fresh.validate_blocking(GOOD).valid  # compiled now, on demand
+        deadline = time.monotonic() + 120
+        while fresh.mode == "threads" and fresh.stats()["compiled"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if fresh.mode == "threads":
+            assert fresh.stats()["compiled"] == 1
 
 
 def test_a_national_cius_invoice(pool: Pool, validator: Validator) -> None:
@@ -181,5 +245,6 @@ def test_a_national_cius_invoice(pool: Pool, validator: Validator) -> None:
     pack on first use)."""
     data = (CORPUS / "national/si-ubl/SI-UBL-2.0_BR-NL-3_error_no_postal.xml").read_bytes()
     report = asyncio.run(pool.validate(data))
-    assert report.model_dump(exclude={"timings_ms"}) == validator.validate(data).model_dump(exclude={"timings_ms"})
+    assert report.engine == pool.engine
+    assert report.model_dump(exclude=SAME) == validator.validate(data).model_dump(exclude=SAME)
     assert report.profile == "si-ubl-2.0-ubl-invoice" and [f.rule_id for f in report.errors] == ["BR-NL-3"]

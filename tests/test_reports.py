@@ -36,7 +36,7 @@ def published_schema(name: str) -> Path:
     return path
 
 
-ROW_KEYS = ["file", "profile", "profileReason", "envelope", "valid", "accepted", "findings", "error"]
+ROW_KEYS = ["file", "profile", "profileReason", "envelope", "valid", "accepted", "engine", "findings", "error"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

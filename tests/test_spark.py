@@ -21,6 +21,7 @@ from pyspark.sql import functions as F
 from einvoice_validate import BatchResult, Finding, Limits, ProfileError, Validator, validate_many
 from einvoice_validate.findings import Message
 from einvoice_validate.rulesets import Registry
+from einvoice_validate.schematron.engines import engine_for
 from einvoice_validate.spark import (
     FINDING_TYPE,
     RESULT_FIELDS,
@@ -37,6 +38,7 @@ pytestmark = pytest.mark.corpus
 BUSINESS = CORPUS / "xrechnung-testsuite/business-cases/standard"
 MUTATIONS = CORPUS / "mutations-dev"
 REPO = Path(__file__).resolve().parents[1]
+STEADY = engine_for("steady")  # what the executors choose (the same machine)
 
 
 @pytest.fixture(scope="session")
@@ -89,6 +91,7 @@ def _assert_same(row: dict[str, Any], expected: BatchResult, where: object) -> N
     got = (row["profile"], row["profile_reason"], row["syntax"], row["document_type"], row["spec_id"], row["valid"])
     want = (report.profile, report.profile_reason, report.syntax, report.document_type, report.spec_id, report.valid)
     assert row["accepted"] == report.accepted, where
+    assert row["engine"] == report.engine, where  # both chose the engine for steady work
     assert got == want, where
     wire = [f.model_dump(mode="json", by_alias=True) for f in report.findings]
     assert _wire(row["findings"]) == wire, where
@@ -137,7 +140,7 @@ def corpus_files() -> list[Path]:
 
 @pytest.fixture(scope="module")
 def expected(corpus_files: list[Path], registry: Registry) -> dict[Path, BatchResult]:
-    results = validate_many(corpus_files, workers=2, rules_home=registry.home)
+    results = validate_many(corpus_files, workers=2, rules_home=registry.home, engine=STEADY)
     return dict(zip(corpus_files, results, strict=True))
 
 
@@ -275,7 +278,7 @@ def test_bad_rows_are_error_rows_with_the_codes_of_validate_many(spark: SparkSes
         for data, text in [cases[n]]
         if data is not None or text is not None
     ]
-    want = validate_many(sources, workers=1, rules_home=registry.home, limits=limits)
+    want = validate_many(sources, workers=1, rules_home=registry.home, limits=limits, engine=STEADY)
     for name, result in zip(names, want, strict=True):
         _assert_same(by_name[name], result, name)
     assert by_name["huge"]["error_code"] == "invoice.too-large"
@@ -322,9 +325,10 @@ def test_one_validator_per_python_worker_kept_across_tasks(spark: SparkSession) 
 
         import pyarrow as pa
 
+        from einvoice_validate import Options
         from einvoice_validate import spark as module
 
-        validator, _, _ = module._worker_validator(module._Options(None, None, module.DEFAULT_LIMITS, False, None))
+        validator, _, _ = module._worker_batch(Options())
         for batch in batches:
             n = batch.num_rows
             yield pa.RecordBatch.from_pydict({"pid": [os.getpid()] * n, "validator": [id(validator)] * n})

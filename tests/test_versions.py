@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from einvoice_validate import RulesetError, Validator
+from einvoice_validate import Options, ProfileError, RulesetError, Validator, validate_many
 from einvoice_validate.acceptance import AcceptanceResult, AcceptanceRunner, acceptance_record
 from einvoice_validate.cli import main
 from einvoice_validate.findings import Report, Severity
@@ -208,8 +208,18 @@ def test_strict_callers_get_an_error(registry: Registry) -> None:
     assert (finding.severity, finding.flag) == (Severity.ERROR, "error")
     assert report.valid is False and report.accepted is False
     assert strict.validate(BUSINESS / "01.01a-INVOICE_ubl.xml", rules_date=KOSIT_PLAN_DAY).accepted is True
-    with pytest.raises(ValueError):
+    with pytest.raises(ProfileError) as info:  # an option like the others: checked when the options are made
         Validator(rules_home=registry.home, version_not_installed=Severity.INFO)
+    assert (info.value.code, info.value.reason) == ("request.invalid-parameter", "option")
+
+
+def test_strict_runners_too(registry: Registry) -> None:
+    """The severity is an option of ``Options``: a batch (and every other runner) carries it to its validators."""
+    options = Options(rules_home=registry.home, version_not_installed=Severity.ERROR, rules_date=SUMMER_2026)
+    (result,) = validate_many([BUSINESS / "01.01a-INVOICE_ubl.xml"], workers=1, options=options)
+    assert result.report is not None and result.report.valid is False
+    assert {f.severity for f in result.report.findings if f.rule_id == NOT_INSTALLED} == {Severity.ERROR}
+    assert Options.model_validate({"version_not_installed": "ERROR"}).version_not_installed is Severity.ERROR
 
 
 def _home(tmp_path: Path, registry: Registry, *keys: str) -> Path:

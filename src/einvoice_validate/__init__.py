@@ -12,15 +12,16 @@ __version__ = "0.1.0"
 
 from ._extras import MissingExtra, SetupError
 from .api import default_validator, validate
-from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity
 from .limits import DEFAULT_LIMITS, Limits
+from .options import Options
+from .pool.batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
 from .selection import Ignored, Selected, Selection
 from .validator import Validator
 
 if TYPE_CHECKING:
-    from .pool import Pool
+    from .pool.service import Pool
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -34,6 +35,7 @@ __all__ = [
     "Limits",
     "Message",
     "MissingExtra",
+    "Options",
     "Pool",
     "PoolBusy",
     "ProfileError",
@@ -55,7 +57,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "Pool":
-        from .pool import Pool
+        from .pool.service import Pool
 
         return Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,7 +24,7 @@ def default_validator() -> Validator:
         return _default
 
 
-def validate(source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
+def validate(source: Source, *, profile: str | None = None, rules_date: date | str | None = None) -> Report:
     """Validate one invoice (bytes, a path, or a binary file object) and return its :class:`Report`;
     ``rules_date``: see :meth:`Validator.validate` (default: today).
 

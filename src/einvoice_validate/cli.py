@@ -2,9 +2,10 @@
 
 Exit codes of ``validate``: 0 every document valid, 1 some document invalid (with a selection: some listed finding
 at or above ``--fail-on``), 2 usage error or some document could not be validated. ``validate`` runs through
-:func:`einvoice_validate.batch.iter_validate`: results are printed as they arrive, in the order of the files. Its
-settings are resolved with the project's configuration file by :mod:`.config`, the selection is
-:mod:`.selection`'s, the destinations :mod:`.reports.output`'s.
+:func:`einvoice_validate.pool.batch.iter_validate`: results are printed as they arrive, in the order of the files.
+Option defaults come from :class:`~einvoice_validate.Options`; the settings are resolved with the project's
+configuration file by :mod:`.config`, the selection is :mod:`.selection`'s, the destinations
+:mod:`.reports.output`'s.
 """
 
 from __future__ import annotations
@@ -17,18 +18,19 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, get_args
 
 from . import __version__
 from ._extras import SetupError, require, require_dependency
 from .config import SETTINGS, ConfigError
 from .errors import EInvoiceValidateError
 from .findings import Severity
+from .options import Mode, Options
 from .reports import Outcome
 from .reports.output import OutputError
 from .reports.words import LANGS
 from .reports.writer import FORMATS
-from .validator import ENGINES, engine_name
+from .schematron.engines import ENGINES, STEADY_FROM_DOCUMENTS, engine_for
 
 if TYPE_CHECKING:
     from .config import Effective
@@ -46,16 +48,23 @@ STDIN = "-"
 FAMILY_ENDS = ("-", ".", "_", "*")
 """``rule ID`` lists a family for an id ending so (``BR-DE-``, ``BR-FR-01_``, ``UBL-CR-*``)."""
 
+DEFAULTS = Options()
 FILES_PER_WORKER = 100
+"""Default ``--workers`` of worker processes (``saxonc``): one per this many files, up to all cores, and at least
+one per syntax (UBL, CII) in the batch. A worker process costs a fresh interpreter (about 0.3 s) and its own
+compilation of the packs of each syntax it meets (about 0.6 s of CPU per syntax, measured), which only pays off
+over some hundred documents of one syntax; a batch of both syntaxes is faster with one worker per syntax (the
+batch routes documents by syntax, see :mod:`einvoice_validate.pool.routing`), a small batch of one syntax in this
+one process. Threads (``saxon-java``) share one validator and cost nothing to start: one per core."""
 ENGINE_HELP = (
-    "the XSLT engine: saxonc (default: no Java, fast start) or saxon-java (Saxon-HE for Java: faster once warm, "
-    "for long batches; needs the [java] extra and libsaxonhe-java); default $EINVOICE_VALIDATE_ENGINE"
+    "the XSLT engine: saxonc (no Java, fast start) or saxon-java (Saxon-HE for Java: faster once warm; needs the "
+    "[java] extra and libsaxonhe-java); default $EINVOICE_VALIDATE_ENGINE, else chosen by the work: saxonc for "
+    f"fewer than {STEADY_FROM_DOCUMENTS} files, saxon-java (when installed) for more and for serve"
 )
-"""Default ``--workers``: one per this many files, up to all cores, and at least one per syntax (UBL, CII) in the
-batch. A worker costs a fresh interpreter (about 0.3 s) and its own compilation of the packs of each syntax it
-meets (about 0.6 s of CPU per syntax, measured), which only pays off over some hundred documents of one syntax;
-a batch of both syntaxes is faster with one worker per syntax (the pool routes documents by syntax, see
-:mod:`einvoice_validate.batch`), a small batch of one syntax in this one process."""
+MODE_HELP = (
+    "threads over one shared validator (the default on saxon-java) or worker processes (the default on saxonc; "
+    "isolates a crash of the engine)"
+)
 
 SHOW_USER = "show"  # _needed_packs: a viewer pack is needed by the show command, not by a profile
 PROGRESS_MIN_FILES = 20
@@ -85,7 +94,8 @@ def _parser() -> argparse.ArgumentParser:
         "--workers",
         type=_positive_int,
         metavar="N",
-        help=f"worker processes (default: one per {FILES_PER_WORKER} files, up to all cores)",
+        help=f"threads or worker processes (default: threads: one per core; processes: one per {FILES_PER_WORKER} "
+        "files, up to all cores)",
     )
     val.add_argument(
         "--rules-date",
@@ -108,7 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("--timings", action="store_true", help="json/jsonl: add each document's stage timings")
     val.add_argument("-q", "--quiet", action="store_true", help="text: only documents with errors or warnings")
     val.add_argument("--errors-only", action="store_true", help="text: list only ERROR findings")
-    val.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
+    _runner_options(val, "; workers=1 on saxonc: none")
 
     config = sub.add_parser(
         "config",
@@ -201,7 +211,9 @@ def _parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("serve", help="run the validation service (HTTP; needs the [server] extra)")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (non-loopback only with --keys)")
     srv.add_argument("--port", type=int, default=8080)
-    srv.add_argument("--workers", type=_positive_int, metavar="N", help="worker processes (default: one per core)")
+    srv.add_argument(
+        "--workers", type=_positive_int, metavar="N", help="threads or worker processes (default: one per core)"
+    )
     srv.add_argument("--keys", type=Path, metavar="FILE", help="access keys (see `keys create`); without: no keys")
     srv.add_argument("--queue-size", type=_positive_int, metavar="N", help="documents waiting (default 8 per worker)")
     srv.add_argument("--max-body-bytes", type=_positive_int, metavar="N", help="largest body (default 100 MiB)")
@@ -223,19 +235,30 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated proxies (addresses or networks, '*': any) whose X-Forwarded-For is believed "
         "(default: none)",
     )
-    srv.add_argument("--document-timeout", type=float, metavar="S", default=120.0, help="seconds per document")
     srv.add_argument(
         "--max-documents",
         type=int,
         metavar="N",
-        help="recycle a worker after N documents, 0: never (default 5000 on saxonc, whose heap grows; never on "
-        "saxon-java, whose collector bounds its heap and whose new worker would start with a cold JIT)",
+        help="recycle a worker process after N documents, 0: never (default 5000 on saxonc, whose heap grows; never "
+        "on saxon-java, whose collector bounds its heap and whose new worker would start with a cold JIT)",
     )
     srv.add_argument(
-        "--prepare", action="append", default=[], metavar="PROFILE", help="compile only these profiles at start"
+        "--prepare",
+        action="append",
+        default=[],
+        metavar="PROFILE",
+        help="compile this profile's packs before the server is ready (default: none; each compiles on its first "
+        "request, which waits for it)",
+    )
+    srv.add_argument(
+        "--background",
+        action="append",
+        default=[],
+        metavar="PROFILE",
+        help="compile this profile's packs right after start, while requests are taken ('all': every profile)",
     )
     srv.add_argument("--xsd-gate", action="store_true", help="skip Schematron after XSD errors (KoSIT behaviour)")
-    srv.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
+    _runner_options(srv)
 
     keys = sub.add_parser("keys", help="create, list or revoke the service's access keys (stored as checksums)")
     keys_sub = _Subparsers(keys.add_subparsers(dest="action", required=True), common)
@@ -248,6 +271,19 @@ def _parser() -> argparse.ArgumentParser:
     revoke.add_argument("--keys", type=Path, metavar="FILE", required=True)
     revoke.add_argument("id")
     return parser
+
+
+def _runner_options(parser: argparse.ArgumentParser, timeout_note: str = "") -> None:
+    """The options of :class:`~einvoice_validate.Options` both ``validate`` and ``serve`` take (defaults from it)."""
+    parser.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
+    parser.add_argument("--mode", choices=get_args(Mode), help=MODE_HELP)
+    parser.add_argument(
+        "--document-timeout",
+        type=float,
+        metavar="S",
+        default=DEFAULTS.document_timeout,
+        help=f"seconds per document (default {DEFAULTS.document_timeout:g}{timeout_note})",
+    )
 
 
 class _Subparsers:
@@ -411,12 +447,14 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _default_workers(files: Sequence[str | Path]) -> int:
+def _default_workers(files: Sequence[str | Path], threads: bool) -> int:
     """See :data:`FILES_PER_WORKER`. The syntaxes are sniffed (the first bytes of each file) only for a batch small
     enough for them to matter."""
-    from .batch import sniff_syntax
+    from .pool.routing import sniff_syntax
 
     cores = os.cpu_count() or 1
+    if threads:
+        return max(1, min(cores, len(files)))
     workers = min(cores, len(files) // FILES_PER_WORKER)
     if workers < cores and len(files) > 1:
         syntaxes = {sniff_syntax(str(f)) for f in files[: FILES_PER_WORKER * cores]} - {None}
@@ -425,15 +463,13 @@ def _default_workers(files: Sequence[str | Path]) -> int:
 
 
 def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
-    from .batch import iter_validate
     from .parse import Source
-    from .profiles import parse_rules_date
+    from .pool.batch import iter_validate
     from .progress import Progress
     from .reports.output import RunOutput, plan_output
     from .reports.statistics import Statistics
 
     settings = _settings(args, err)
-    rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
     files = expand_paths(args.files, exclude=Path(args.output) if args.output else None)
     if not files:
         print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
@@ -444,7 +480,20 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
         data = (stdin or sys.stdin.buffer).read()
         sources = [data if f == STDIN else f for f in files]
     _require_for(args.engine, files)
-    workers = min(args.workers or _default_workers(files), len(files))
+    engine = engine_for(len(files), args.engine)
+    options = Options.model_validate(
+        {
+            "profile": args.profile,
+            "rules_home": args.home,
+            "xsd_gate": args.xsd_gate,
+            "engine": engine,
+            "rules_date": args.rules_date,
+            "document_timeout": args.document_timeout,
+            "mode": args.mode,
+        }
+    )
+    threads = (options.mode or ("threads" if engine == "saxon-java" else "processes")) == "threads"
+    workers = min(args.workers or _default_workers(files, threads), len(files))
     progress = (
         Progress(len(files), err, clear_before_output=_isatty(out))
         if len(files) >= PROGRESS_MIN_FILES and _isatty(err)
@@ -465,15 +514,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
         engine=args.engine,
     ) as output:
         try:
-            for result in iter_validate(
-                sources,
-                workers=workers,
-                profile=args.profile,
-                rules_home=args.home,
-                xsd_gate=args.xsd_gate,
-                engine=args.engine,
-                rules_date=rules_date,
-            ):
+            for result in iter_validate(sources, workers=workers, options=options):
                 source = sources[result.index]
                 outcome = Outcome(
                     files[result.index],
@@ -649,14 +690,6 @@ def _require_for(engine: str | None, files: Sequence[str]) -> None:
         require("java", f"the saxon-java engine (${ENGINE_ENV})")
     if any(f.lower().endswith(".pdf") for f in files):
         require_dependency("pikepdf", "PDF input")
-
-
-def _max_documents(given: int | None, engine: str | None) -> int:
-    from .server.settings import ServerSettings
-
-    if given is not None:
-        return given
-    return 0 if engine_name(engine) == "saxon-java" else ServerSettings().max_documents
 
 
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -903,6 +936,15 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
     from .server.run import NotLoopback, serve
     from .server.settings import ServerSettings
 
+    options = Options.model_validate(
+        {
+            "rules_home": args.home,
+            "xsd_gate": args.xsd_gate,
+            "engine": args.engine,
+            "document_timeout": args.document_timeout,
+            "mode": args.mode,
+        }
+    )
     defaults = ServerSettings()
     max_body = args.max_body_bytes or DEFAULT_LIMITS.max_document_bytes
     try:
@@ -917,13 +959,11 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
             forwarded_allow_ips=tuple(a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()),
             body_timeout=args.body_timeout,
             max_in_flight_per_client=args.max_in_flight,
-            document_timeout=args.document_timeout,
-            max_documents=_max_documents(args.max_documents, args.engine),
+            max_documents=args.max_documents,
             keys_file=args.keys,
             prepare=tuple(args.prepare),
-            xsd_gate=args.xsd_gate,
-            rules_home=args.home,
-            validator_options={"engine": args.engine} if args.engine else {},
+            background=True if "all" in args.background else tuple(args.background),
+            options=options,
         )
     except ValueError as exc:
         print(f"einvoice-validate: {exc}", file=err)

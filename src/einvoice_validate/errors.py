@@ -17,14 +17,15 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     │   └── document.unsupported-type 415 well-formed, but no invoice we know  reason: root, envelope, no-profile,
     │                                                                                 pdf-no-invoice, zugferd-1,
     │                                                                                 pdf-several-invoices
-    ├── ProfileError                      a forced profile is unusable
+    ├── ProfileError                      a forced profile, or another option, is unusable
     │   └── request.invalid-parameter 400                                     reason: profile-unknown,
     │                                                                                 profile-mismatch,
-    │                                                                                 rules-date
+    │                                                                                 rules-date, option
+    │                                         (option: any other option of ``Options``, e.g. an engine name)
     ├── PoolBusy                          invoice.busy 503: the pool's queue is full; retry after ``retry_after`` s
-    ├── WorkerDied                        server.error 500: the worker process holding the document died
-    │                                     (reason: worker-died) or overran the time limit (timeout); the other
-    │                                     documents are unaffected. An unexpected exception inside a worker (a
+    ├── WorkerDied                        server.error 500: the worker (process or thread) holding the document
+    │                                     died (reason: worker-died) or overran the time limit (timeout); the
+    │                                     other documents are unaffected. An unexpected exception inside a worker (a
     │                                     bug) is ``server.error`` with reason ``internal``
     └── RulesetError                      an *operator* error, the installation cannot validate (never "silently
         │                                 green"); its codes are not the API's: at the HTTP boundary (wire.py)
@@ -34,7 +35,7 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
         ├── ruleset.invalid               a manifest or profile file cannot be read
         └── ruleset.install-failed        the installer could not fetch or copy a pack
 
-Batch validation (:mod:`einvoice_validate.batch`) gives the same codes per document (a dead worker:
+Batch validation (:mod:`einvoice_validate.pool.batch`) gives the same codes per document (a dead worker:
 ``server.error`` with reason ``worker-died``). This module imports nothing of the package at import time (the
 message catalogue is looked up only when ``message`` is read).
 """
@@ -98,7 +99,7 @@ REASONS: dict[str, tuple[str, ...]] = {
         "pdf-several-invoices",
         "zugferd-1",
     ),
-    "request.invalid-parameter": ("profile-unknown", "profile-mismatch", "rules-date"),
+    "request.invalid-parameter": ("profile-unknown", "profile-mismatch", "rules-date", "option"),
     "invoice.busy": ("queue-full",),
     "server.error": ("worker-died", "timeout", "internal"),
 }
@@ -167,7 +168,8 @@ class InputError(EInvoiceValidateError):
 
 
 class ProfileError(EInvoiceValidateError):
-    """A profile asked for by name does not exist or does not fit the document."""
+    """A profile asked for by name does not exist or does not fit the document, or another option of the call is
+    unusable (:class:`~einvoice_validate.options.Options`)."""
 
 
 class RulesetError(EInvoiceValidateError):
@@ -185,8 +187,8 @@ class PoolBusy(EInvoiceValidateError):
 
 
 class WorkerDied(EInvoiceValidateError):
-    """The worker process validating the document died (Saxon crash, OOM kill; reason ``worker-died``) or was
-    stopped after the document's time limit (reason ``timeout``): ``server.error``."""
+    """The worker process (or thread) validating the document died (Saxon crash, OOM kill; reason
+    ``worker-died``) or was stopped after the document's time limit (reason ``timeout``): ``server.error``."""
 
     def __init__(self, detail: str, *, reason: str = "worker-died") -> None:
         super().__init__("server.error", detail, reason=reason)

@@ -162,6 +162,10 @@ class Report(_Model):
     findings: tuple[Finding, ...]
     valid: bool
     accepted: bool | None = Field(description="The KoSIT verdict (XRechnung profiles); None elsewhere")
+    engine: Literal["saxonc", "saxon-java"] = Field(
+        description="The XSLT engine that ran the Schematron packs: saxonc (SaxonC-HE) or saxon-java (Saxon-HE for "
+        "Java); the findings are the same on both"
+    )
     timings_ms: dict[str, float] = Field(alias="timingsMs", description="Wall time per stage in milliseconds")
 
     @model_validator(mode="after")

@@ -11,10 +11,19 @@ partitions with ``mapInArrow`` and turns each :class:`~einvoice_validate.Report`
     explode_findings(results).where("severity = 'ERROR'").groupBy("ruleId").count().show()
 
 **One Validator per Python worker.** The function Spark ships to the executors is a :func:`functools.partial`
-of a function of this module with plain options (pickled by reference: no Validator, no compiled pack ever
-travels). On the executor, the first batch builds the Validator in a module-level cache; Spark reuses its Python
+of a function of this module with the :class:`~einvoice_validate.Options` (pickled by reference: no Validator, no
+compiled pack ever travels). On the executor, the first batch builds a
+:class:`~einvoice_validate.BatchValidator` (one Validator) in a module-level cache; Spark reuses its Python
 workers across tasks (``spark.python.worker.reuse``, on by default), so each worker compiles a pack once, on the
 first document that needs it, and keeps it for every later task.
+
+**Engine and threads.** Unless an engine is named, each executor takes the one for steady work (``saxon-java``
+when its jar and JPype are installed there, else ``saxonc``; the ``engine`` column says which ran). On
+``saxon-java`` a task validates with ``spark.task.cpus`` threads over its worker's one Validator (one JVM per
+Python worker): give a task several cores (``spark.task.cpus=2`` on ``local[2]``) to have one JVM, warmed by every
+document, instead of one per core. A document that takes longer than ``document_timeout`` is then a row with
+``server.error`` (reason ``timeout``). On ``saxonc`` a task validates in its own thread, one document after the
+other (threads do not help SaxonC), without a time limit.
 
 **Rule packs on the executors** (the packs are data, never fetched while validating): either installed on every
 node (``einvoice-validate rulesets install``) with ``spark.executorEnv.EINVOICE_VALIDATE_HOME`` pointing there, or
@@ -43,7 +52,6 @@ import tarfile
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
@@ -71,13 +79,14 @@ from pyspark.sql.types import (
     StructField,
     StructType,
 )
+from typing_extensions import Unpack
 
 from ._extras import SetupError, require
 from .errors import EInvoiceValidateError, InputError, RulesetError
 from .findings import Finding, Report
-from .limits import DEFAULT_LIMITS, Limits
+from .options import OptionArgs, Options, build_options
+from .pool.batch import BatchValidator
 from .rulesets.registry import HOME_ENV, Registry, default_home
-from .validator import Validator
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -181,15 +190,16 @@ RESULT_FIELDS: tuple[StructField, ...] = (
     StructField("spec_id", StringType(), True),
     StructField("valid", BooleanType(), True),
     StructField("accepted", BooleanType(), True),
+    StructField("engine", StringType(), True),
     StructField("error_code", StringType(), True),
     StructField("error_reason", StringType(), True),
     StructField("error_detail", StringType(), True),
     StructField("findings", ArrayType(FINDING_TYPE, False), True),
 )
-"""The columns of a result after its key column(s). A validated document has ``profile`` ... ``accepted`` and
-``findings`` (possibly empty), and null ``error_*``; a document that could not be validated has only
-``error_code`` (one of the API's codes), ``error_reason`` and ``error_detail``. ``accepted`` is the KoSIT verdict
-(XRechnung profiles), null elsewhere."""
+"""The columns of a result after its key column(s). A validated document has ``profile`` ... ``engine`` (the XSLT
+engine that ran) and ``findings`` (possibly empty), and null ``error_*``; a document that could not be validated
+has only ``error_code`` (one of the API's codes), ``error_reason`` and ``error_detail``. ``accepted`` is the KoSIT
+verdict (XRechnung profiles), null elsewhere."""
 _REPORT_COLUMNS = frozenset(f.name for f in RESULT_FIELDS) - {"error_code", "error_reason", "error_detail", "findings"}
 """The result columns a report fills (null for a document that could not be validated)."""
 
@@ -202,43 +212,20 @@ def result_schema(keys: Sequence[StructField] = (StructField("path", StringType(
 # --- the public functions (driver side) -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Options:
-    """What the executors need, as plain values: this object, not a Validator, is pickled with the task."""
-
-    profile: str | None
-    rules_home: str | None
-    limits: Limits
-    xsd_gate: bool
-    engine: str | None
-
-
-def _options(
-    profile: str | None, rules_home: str | os.PathLike[str] | None, limits: Limits, xsd_gate: bool, engine: str | None
-) -> _Options:
-    if profile is not None:  # an unknown profile is the caller's mistake: said now, not once per row
-        from .profiles import find_profile
-
-        find_profile(profile)
-    if engine is not None:
-        from .schematron.engines import engine_name
-
-        engine = engine_name(engine)
-    home = os.fspath(rules_home) if rules_home is not None else None
-    return _Options(profile, home, limits, xsd_gate, engine)
+def _options(validation: Options | None, args: OptionArgs) -> Options:
+    """The options the executors get, checked now on the driver (an unknown profile is the caller's mistake: said
+    at once, not once per row); the rules home and the engine stay as given (resolved on each executor)."""
+    return build_options(validation, args)
 
 
 def validate_files(
     spark: SparkSession,
     paths_or_glob: str | Sequence[str],
     *,
-    profile: str | None = None,
-    rules_home: str | os.PathLike[str] | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    xsd_gate: bool = False,
-    engine: str | None = None,
     options: Mapping[str, str] | None = None,
     files_per_task: int = 1000,
+    validation: Options | None = None,
+    **option_args: Unpack[OptionArgs],
 ) -> DataFrame:
     """Validate the files Spark's ``binaryFile`` source reads from ``paths_or_glob``: one row per file.
 
@@ -246,9 +233,6 @@ def validate_files(
         spark: the session.
         paths_or_glob: a path, a glob (``s3a://bucket/2026/*/*.xml``) or a list of them, anything
             ``spark.read.format("binaryFile").load`` takes.
-        profile, limits, xsd_gate, engine: as for :class:`~einvoice_validate.Validator`.
-        rules_home: the rules home on the executors (see the module docstring); default
-            ``$EINVOICE_VALIDATE_HOME`` on the executor, else the default home.
         options: options of the ``binaryFile`` source, e.g. ``{"recursiveFileLookup": "true",
             "pathGlobFilter": "*.xml"}``. Pass folders (with ``pathGlobFilter`` or ``recursiveFileLookup``)
             rather than a glob over files: Spark lists each file a glob matched in a task of its own.
@@ -257,6 +241,10 @@ def validate_files(
             worker) a large part of the work; the files are put in ``ceil(files / files_per_task)`` tasks instead,
             at least four per core of ``spark.sparkContext.defaultParallelism`` (Spark puts the largest files
             together: small tasks even the load out), never more than Spark's split.
+        validation, **option_args: the :class:`~einvoice_validate.Options` (``profile``, ``limits``, ``xsd_gate``,
+            ``engine``, ``rules_date``, ``document_timeout``, as for :class:`~einvoice_validate.Validator`; ``mode``
+            is not used) and keywords overriding them. ``rules_home`` is the rules home on the executors (see the
+            module docstring); default ``$EINVOICE_VALIDATE_HOME`` on the executor, else the default home.
 
     Returns:
         A DataFrame of :func:`result_schema` with ``path`` (the file's URI) as key. A file larger than
@@ -264,11 +252,12 @@ def validate_files(
         read: its row has ``invoice.too-large``.
 
     Raises:
-        ProfileError: ``profile`` names no profile (at once, on the driver).
+        ProfileError: an option is unusable, e.g. ``profile`` names no profile (at once, on the driver).
         SetupError: the executors' Python cannot import this package (see :func:`check_session`).
     """
+    opts = _options(validation, option_args)
     check_session(spark)
-    opts = _options(profile, rules_home, limits, xsd_gate, engine)
+    limits = opts.limits
     reader = spark.read.format("binaryFile")
     for key, value in (options or {}).items():
         reader = reader.option(key, value)
@@ -322,11 +311,8 @@ def validate_column(
     column: str,
     *,
     keys: str | Sequence[str] | None = None,
-    profile: str | None = None,
-    rules_home: str | os.PathLike[str] | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    xsd_gate: bool = False,
-    engine: str | None = None,
+    validation: Options | None = None,
+    **option_args: Unpack[OptionArgs],
 ) -> DataFrame:
     """Validate invoices held in a column of ``df``, as XML bytes (``binary``) or text (``string``).
 
@@ -338,7 +324,7 @@ def validate_column(
         df: the table.
         column: the column holding the documents.
         keys: the columns kept in the result, first (default: every column but ``column``).
-        profile, rules_home, limits, xsd_gate, engine: as for :func:`validate_files`.
+        validation, **option_args: as for :func:`validate_files`.
 
     Returns:
         A DataFrame of :func:`result_schema` with the key columns first.
@@ -346,11 +332,11 @@ def validate_column(
     Raises:
         TypeError: ``column`` is neither binary nor string.
         ValueError: a key names no column of ``df``, or a key column has a result column's name.
-        ProfileError: ``profile`` names no profile.
+        ProfileError: an option is unusable, e.g. ``profile`` names no profile.
         SetupError: the executors' Python cannot import this package (see :func:`check_session`).
     """
+    opts = _options(validation, option_args)
     check_session(df.sparkSession)
-    opts = _options(profile, rules_home, limits, xsd_gate, engine)
     dtype = df.schema[column].dataType
     if not isinstance(dtype, BinaryType | StringType):
         raise TypeError(f"column {column!r} is {dtype.simpleString()}; invoices are binary or string")
@@ -500,25 +486,38 @@ def _executor_python_text(executable: str, python: str | None, problem: str) -> 
 
 # --- the executor side ----------------------------------------------------------------------------------------
 
-_validators: dict[tuple[str, str | None, Limits, bool], Validator] = {}
-_validators_lock = threading.Lock()
+_batches: dict[tuple[Options, int], BatchValidator] = {}
+_batches_lock = threading.Lock()
 
 
-def _worker_validator(options: _Options) -> tuple[Validator, Path, str]:
-    """This worker process's Validator for ``options`` (built on first use, then kept), its rules home and where
-    that home came from (for messages)."""
-    home, origin = _resolve_home(options.rules_home)
-    key = (str(home), options.engine, options.limits, options.xsd_gate)
-    with _validators_lock:
-        validator = _validators.get(key)
-        if validator is None:
+def _worker_batch(options: Options) -> tuple[BatchValidator, Path, str]:
+    """This worker process's batch validator for ``options`` (built on first use, then kept: one Validator), its
+    rules home and where that home came from (for messages). On ``saxon-java`` it runs the task's
+    ``spark.task.cpus`` threads, on ``saxonc`` this thread."""
+    from .schematron.engines import engine_for
+
+    home, origin = _resolve_home(None if options.rules_home is None else str(options.rules_home))
+    engine = engine_for("steady", options.engine)
+    threads = _task_cpus() if engine == "saxon-java" else 1
+    resolved = options.replace(
+        rules_home=home, engine=engine, mode="threads" if engine == "saxon-java" else "processes"
+    )
+    key = (resolved, threads)
+    with _batches_lock:
+        batch = _batches.get(key)
+        if batch is None:
             if not (home / "packs").is_dir():
                 raise RulesetError("ruleset.missing", _on_executor("no rule packs are installed there", home, origin))
-            validator = Validator(
-                rules_home=home, limits=options.limits, xsd_gate=options.xsd_gate, engine=options.engine
-            )
-            _validators[key] = validator
-    return validator, home, origin
+            batch = BatchValidator(workers=threads, options=resolved)
+            _batches[key] = batch
+    return batch, home, origin
+
+
+def _task_cpus() -> int:
+    from pyspark import TaskContext
+
+    task = TaskContext.get()
+    return max(1, int(task.cpus())) if task is not None else 1
 
 
 def _resolve_home(given: str | None) -> tuple[Path, str]:
@@ -561,43 +560,43 @@ def _on_executor(detail: str, home: Path, origin: str) -> str:
 
 
 def _validate_batches(
-    batches: Iterator[pa.RecordBatch], *, column: str, keys: tuple[str, ...], options: _Options
+    batches: Iterator[pa.RecordBatch], *, column: str, keys: tuple[str, ...], options: Options
 ) -> Iterator[pa.RecordBatch]:
     """The function ``mapInArrow`` runs: the key columns as they came, then one result per document."""
     import pyarrow as pa
 
-    validator, home, origin = _worker_validator(options)
+    batch_validator, home, origin = _worker_batch(options)
     for batch in batches:
         large = pa.types.is_large_binary(batch.schema.field(column).type) or pa.types.is_large_string(
             batch.schema.field(column).type
         )
         result_fields = [pa.field(f.name, _arrow_type(f.dataType, large), f.nullable) for f in RESULT_FIELDS]
-        rows = []
-        for document in batch.column(column).to_pylist():
+        documents = batch.column(column).to_pylist()
+        rows: list[dict[str, Any]] = [{}] * len(documents)
+        sources: list[bytes] = []
+        where: list[int] = []  # the row of each source
+        for i, document in enumerate(documents):
             try:
-                rows.append(_result(validator, document, options.profile, column))
-            except RulesetError as exc:
-                raise RulesetError(exc.code, _on_executor(exc.detail, home, origin)) from exc
+                if document is None:
+                    raise InputError("document.unreadable", f"no document: {column} is null", reason="empty")
+                sources.append(_text_bytes(document) if isinstance(document, str) else document)
+                where.append(i)
+            except EInvoiceValidateError as exc:
+                rows[i] = _error_row(exc.code, exc.reason, exc.detail)
+        try:
+            for result in batch_validator.iter_validate(sources):
+                error = result.error
+                row = _report_row(result.report) if result.report is not None else None
+                if row is None and error is not None:
+                    row = _error_row(error.code, error.reason, error.detail)
+                rows[where[result.index]] = row or {}
+        except RulesetError as exc:
+            raise RulesetError(exc.code, _on_executor(exc.detail, home, origin)) from exc
         results = pa.RecordBatch.from_pylist(rows, schema=pa.schema(result_fields))
         key_fields = [batch.schema.field(k) for k in keys]
         yield pa.RecordBatch.from_arrays(
             [*(batch.column(k) for k in keys), *results.columns], schema=pa.schema([*key_fields, *result_fields])
         )
-
-
-def _result(validator: Validator, document: bytes | str | None, profile: str | None, column: str) -> dict[str, Any]:
-    try:
-        if document is None:
-            raise InputError("document.unreadable", f"no document: {column} is null", reason="empty")
-        data = _text_bytes(document) if isinstance(document, str) else document
-        report = validator.validate(data, profile=profile)
-    except RulesetError:
-        raise
-    except EInvoiceValidateError as exc:
-        return _error_row(exc.code, exc.reason, exc.detail)
-    except Exception as exc:  # a bug on one document must not stop a job over millions: a row says it
-        return _error_row("server.error", "internal", f"unexpected {type(exc).__name__}: {exc}")
-    return _report_row(report)
 
 
 def _report_row(report: Report) -> dict[str, Any]:
@@ -609,6 +608,7 @@ def _report_row(report: Report) -> dict[str, Any]:
         "spec_id": report.spec_id,
         "valid": report.valid,
         "accepted": report.accepted,
+        "engine": report.engine,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in report.findings],
     }
 

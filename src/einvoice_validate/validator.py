@@ -11,13 +11,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
+
+from typing_extensions import Unpack
 
 from . import __version__
 from .errors import ProfileError
 from .findings import Finding, Report, Severity, VersionChoice
-from .limits import DEFAULT_LIMITS, Limits
 from .locations import Locator
+from .options import OptionArgs, Options, build_options, rules_date_of
 from .parse import Document, Source, load
 from .profiles import (
     NearMiss,
@@ -56,56 +57,42 @@ class _Stages:
 
 
 class Validator:
-    """Validates invoices; compiled packs are built on first use per profile and kept for the process.
+    """Validates invoices; compiled packs are built on first use per profile and kept for the process. Safe to
+    share between threads (each profile's packs are compiled once; on ``saxon-java`` runs are concurrent).
 
     Args:
         profile: force this profile for every document (default: match each document, as KoSIT does).
-        rules_home: where the packs are installed (default: :func:`~einvoice_validate.rulesets.default_home`).
-        limits: document size and depth limits.
-        xsd_gate: skip Schematron when XSD found errors (the KoSIT validator's behaviour). Off by default: the
-            API promises every finding at once.
-        rules_date: the day whose pack versions run where a profile lists several (default: the day of each
-            validation; ``validate(rules_date=...)`` overrides it per call; see :meth:`Profile.packs_on`).
-        engine: the XSLT engine, ``saxonc`` (default: no Java, fast start) or ``saxon-java`` (Saxon-HE for Java
-            through JPype: faster once warm, for servers and batch jobs); default ``$EINVOICE_VALIDATE_ENGINE``,
-            else ``saxonc``; see :mod:`.schematron.engines`.
-        version_not_installed: the severity of the ``rules.version-not-installed`` finding, which says that a
-            version in force on the rules date is not installed and which one ran instead (see
-            :meth:`Profile.plan_on`): ``WARNING`` (default) or ``ERROR`` (strict callers: such a report is
-            never valid).
-        near_miss: the severity of the ``profile.near-miss`` finding, which says that the document's specification
-            identifier names a known family (XRechnung, Peppol BIS, ...) in a version or form none of its profiles
-            knows (:func:`~.profiles.near_miss`): ``WARNING`` (default) or ``ERROR`` (strict callers: such a report
-            is never valid). Either way, where the family gives a verdict the report is not accepted.
+        options: an :class:`~einvoice_validate.options.Options` (default: all defaults); the keywords below
+            override it, and build it when it is not given.
+        **option_args: the fields of :class:`~einvoice_validate.options.Options`: ``rules_home``, ``limits``,
+            ``xsd_gate``, ``engine`` (default: ``$EINVOICE_VALIDATE_ENGINE``, else ``saxonc``: one validator, the
+            fastest start; runners choose by the work), ``rules_date`` (a date or ``YYYY-MM-DD``;
+            ``validate(rules_date=...)`` overrides it per call, see :meth:`Profile.plan_on`),
+            ``version_not_installed`` (the severity of the ``rules.version-not-installed`` finding: ``WARNING``,
+            the default, or ``ERROR`` for strict callers: such a report is never valid), ``near_miss`` (the
+            severity of the ``profile.near-miss`` finding, likewise), ...
+
+    Raises:
+        ProfileError: an option is unusable (``request.invalid-parameter``, see :class:`Options`).
     """
 
     def __init__(
-        self,
-        profile: str | None = None,
-        *,
-        rules_home: Path | None = None,
-        limits: Limits = DEFAULT_LIMITS,
-        xsd_gate: bool = False,
-        engine: str | None = None,
-        rules_date: date | None = None,
-        version_not_installed: Severity = Severity.WARNING,
-        near_miss: Severity = Severity.WARNING,
+        self, profile: str | None = None, /, *, options: Options | None = None, **option_args: Unpack[OptionArgs]
     ) -> None:
-        if version_not_installed not in (Severity.WARNING, Severity.ERROR):
-            raise ValueError(f"version_not_installed must be WARNING or ERROR, not {version_not_installed!r}")
-        self.version_not_installed = Severity(version_not_installed)
-        if near_miss not in (Severity.WARNING, Severity.ERROR):
-            raise ValueError(f"near_miss must be WARNING or ERROR, not {near_miss!r}")
-        self.near_miss = Severity(near_miss)
-        self.engine = get_engine(engine)
-        self.rules_date = rules_date
-        self.registry = Registry(rules_home)
-        self.profiles = all_profiles(self.registry.home)  # the rules home's user profiles first
-        self.limits = limits
-        self.xsd_gate = xsd_gate
-        self.profile = profile
         if profile is not None:
-            find_profile(profile, self.profiles)
+            option_args["profile"] = profile
+        self.options = options = build_options(options, option_args)
+        self.engine = get_engine(options.engine)
+        self.rules_date = options.rules_date
+        self.version_not_installed = options.version_not_installed
+        self.near_miss = options.near_miss
+        self.registry = Registry(options.rules_home)
+        self.profiles = all_profiles(self.registry.home)  # the rules home's user profiles first
+        self.limits = options.limits
+        self.xsd_gate = options.xsd_gate
+        self.profile = options.profile
+        if self.profile is not None:
+            find_profile(self.profile, self.profiles)
         # Per profile and the pack versions the rules date chose: a date switch compiles nothing twice (the engine
         # also keeps each compiled stylesheet by checksum for the process).
         self._stages: dict[tuple[str, tuple[str, ...], str | None], _Stages] = {}
@@ -113,19 +100,20 @@ class Validator:
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
         self._values = TermValues(self.registry, self.engine)  # the findings' values (values.py)
+        self._compiling: dict[tuple[str, tuple[str, ...], str | None], threading.Lock] = {}
 
     def packs_for(
-        self, profile: Profile, rules_date: date | None = None
+        self, profile: Profile, rules_date: date | str | None = None
     ) -> tuple[tuple[str, ...], tuple[VersionChoice, ...]]:
         """The Schematron packs ``profile`` runs on ``rules_date`` (default: today), and why (see
         :meth:`plan_for`)."""
         plan = self.plan_for(profile, rules_date)
         return plan.packs, plan.choices
 
-    def plan_for(self, profile: Profile, rules_date: date | None = None) -> Plan:
-        """What ``profile`` runs on ``rules_date`` (default: the validator's, else today) with the packs of this
-        rules home (:meth:`Profile.plan_on`); kept per profile and date."""
-        day = rules_date or self.rules_date or date.today()
+    def plan_for(self, profile: Profile, rules_date: date | str | None = None) -> Plan:
+        """What ``profile`` runs on ``rules_date`` (a date or ``YYYY-MM-DD``; default: the validator's, else today)
+        with the packs of this rules home (:meth:`Profile.plan_on`); kept per profile and date."""
+        day = rules_date_of(rules_date) or self.rules_date or date.today()
         plan = self._plans.get((profile.name, day))
         if plan is None:
             plan = profile.plan_on(day, self.registry.manifests, self.registry)
@@ -139,7 +127,12 @@ class Validator:
         if plan is None:
             plan = self.plan_for(profile)
         cache_key = (profile.name, plan.packs, plan.configuration)
-        with self._lock:
+        stages = self._stages.get(cache_key)  # compiled: no lock (threads validate concurrently)
+        if stages is not None:
+            return stages
+        with self._lock:  # one lock per profile and versions: threads compile different profiles at once
+            own = self._compiling.setdefault(cache_key, threading.Lock())
+        with own:
             stages = self._stages.get(cache_key)
             if stages is None:
                 xsd_pack = self.registry.get(profile.xsd)
@@ -172,11 +165,11 @@ class Validator:
                     raise
                 self._stages_for(profile, plan)
 
-    def validate(self, source: Source, *, profile: str | None = None, rules_date: date | None = None) -> Report:
+    def validate(self, source: Source, *, profile: str | None = None, rules_date: date | str | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
         document could not be validated (unreadable, too large, unsupported, missing rule packs, no rules in force
-        on ``rules_date``). ``rules_date`` (default: today) picks the pack versions in force on that day where a
-        profile lists several (the report's ``version_choices`` say which and why)."""
+        on ``rules_date``). ``rules_date`` (a date or ``YYYY-MM-DD``; default: today) picks the pack versions in force
+        on that day where a profile lists several (the report's ``version_choices`` say which and why)."""
         timings: dict[str, float] = {}
         start = time.perf_counter()
         document = load(source, self.limits)
@@ -207,11 +200,12 @@ class Validator:
             findings=tuple(findings),
             valid=valid,
             accepted=accepted,
+            engine=self.engine.name,
             timings_ms=timings,
         )
 
     def iter_findings(
-        self, source: Source, *, profile: str | None = None, rules_date: date | None = None
+        self, source: Source, *, profile: str | None = None, rules_date: date | str | None = None
     ) -> Iterator[Finding]:
         """The findings of one document, stage by stage, lazily (later packs run only if iterated)."""
         timings: dict[str, float] = {}

@@ -19,23 +19,26 @@ from .xsd_codes import issues_from_log, schema_info_for
 
 __all__ = ["XsdStage"]
 
-_cache: dict[tuple[Path, str], etree.XMLSchema] = {}
+_cache: dict[tuple[Path, str], tuple[etree.XMLSchema, threading.Lock]] = {}
 _lock = threading.Lock()
 
 
-def _schema(path: Path, checksum: str) -> etree.XMLSchema:
+def _schema(path: Path, checksum: str) -> tuple[etree.XMLSchema, threading.Lock]:
+    """The compiled schema of ``path``, shared by every stage of the process, and the lock its validations take
+    (an ``XMLSchema``'s ``error_log`` belongs to the object: two threads validating with it at once, even for two
+    stages of different profiles, would read each other's errors)."""
     key = (path, checksum)
     with _lock:
-        schema = _cache.get(key)
-        if schema is None:
+        cached = _cache.get(key)
+        if cached is None:
             # Schema files come from the verified rules home; imports are relative files, never network.
             parser = etree.XMLParser(resolve_entities=False, no_network=True)
             try:
                 schema = etree.XMLSchema(etree.parse(str(path), parser))
             except (etree.XMLSchemaParseError, etree.XMLSyntaxError, OSError) as exc:
                 raise RulesetError("ruleset.invalid", f"cannot compile the XML schema {path}: {exc}") from exc
-            _cache[key] = schema
-        return schema
+            cached = _cache[key] = (schema, threading.Lock())
+        return cached
 
 
 class XsdStage:
@@ -44,9 +47,8 @@ class XsdStage:
     def __init__(self, pack: InstalledPack, entry: str) -> None:
         self.source = pack.key
         path = pack.entry(entry)
-        self._schema = _schema(path, pack.manifest.files[pack.manifest.entries[entry]])
+        self._schema, self._lock = _schema(path, pack.manifest.files[pack.manifest.entries[entry]])
         self._info = schema_info_for(str(path))  # declared types, to give Xerces' codes (built once, cached)
-        self._lock = threading.Lock()  # an XMLSchema's error_log is per object: one validation at a time
 
     def run(self, document: Document, locator: Locator | None = None) -> list[Finding]:
         """The schema's findings; with ``locator`` their paths in the readable style (libxml2's kept as

@@ -1,24 +1,36 @@
-"""The worker pool: worker processes (:mod:`.worker`) and the service pool for servers and long-running
-processes (:mod:`.service`: ``await pool.validate(data)``, ``pool.submit(data)`` from threads). The batch API
-(:mod:`einvoice_validate.batch`) drives the same worker processes.
+"""The runners of many documents: the batch API (:mod:`.batch`: ``iter_validate``, ``validate_many``,
+``BatchValidator``) and the service pool for servers and long-running processes (:mod:`.service`: ``Pool``), both
+on one worker slot (:mod:`.slot`: a thread over one shared validator, or a worker process of :mod:`.worker`),
+with the batch's routing by syntax in :mod:`.routing`.
 
-:class:`Pool` is imported on first use: the batch API and the CLI need only the worker (not asyncio)."""
+:class:`Pool` is imported on first use: the batch API and the CLI need no asyncio."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
+from .slot import Validated
 from .worker import WorkerConfig
 
 if TYPE_CHECKING:
-    from .service import Pool, Validated
+    from .service import Pool
 
-__all__ = ["Pool", "Validated", "WorkerConfig"]
+__all__ = [
+    "BatchError",
+    "BatchResult",
+    "BatchValidator",
+    "Pool",
+    "Validated",
+    "WorkerConfig",
+    "iter_validate",
+    "validate_many",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Pool", "Validated"):
-        from . import service
+    if name == "Pool":
+        from .service import Pool
 
-        return getattr(service, name)
+        return Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

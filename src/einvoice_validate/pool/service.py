@@ -1,21 +1,33 @@
 """The service pool: validation on all cores for a server or any long-running process, from asyncio
 (``await pool.validate(data)``) or from threads (``pool.submit(data).result()``).
 
-Each worker process (:mod:`.worker`) is driven by one thread of this process that sends it one document at a
-time and blocks on its pipe, so an event loop never runs Saxon nor waits on a worker. Documents wait in one
-bounded queue; when it is full, :meth:`Pool.submit` raises :class:`~einvoice_validate.errors.PoolBusy`
-(``503 invoice.busy``, with ``retry_after``) at once instead of queueing without bound.
+Documents wait in one bounded queue; when it is full, :meth:`Pool.submit` raises
+:class:`~einvoice_validate.errors.PoolBusy` (``503 invoice.busy``, with ``retry_after``) at once instead of
+queueing without bound. ``workers`` slots (:mod:`.slot`) take documents from the queue, one at a time each, so an
+event loop never runs Saxon nor waits on a worker:
+
+* **threads** (the default on ``saxon-java``, the default engine of a pool when it is installed): ``workers``
+  threads over one shared :class:`~einvoice_validate.Validator` in this process: one JVM, one copy of the compiled
+  packs (about 400 MB in all on 2 cores), no pickling. What it cannot isolate: a crash of the JVM ends the process
+  (and every document in flight with it).
+* **processes** (the default on ``saxonc``, or ``mode="processes"``): one worker process per slot, each with its
+  own validator (about 300 MB each with the XRechnung packs).
+
+Start and readiness: :meth:`start` returns, and :attr:`ready` is true, once documents can be taken: nothing needs
+to be compiled first. A document of a profile not compiled yet waits while its packs compile (never fails for
+it); ``prepare`` names profiles to compile before :meth:`start` returns, ``background`` profiles to compile right
+after it, one after the other, while documents are already taken (thread mode).
 
 Robustness:
-- a worker that dies (a crash in Saxon, the OOM killer, a ``kill -9``) costs only the document it held: that
-  request gets :class:`~einvoice_validate.errors.WorkerDied` (``500 server.error``), a new worker takes its place;
-  a worker found dead while idle costs nothing (its next document goes to the replacement);
-- a document that takes longer than ``document_timeout`` stops its worker (``server.error``, reason ``timeout``);
+- a document that takes longer than ``document_timeout`` (120 s) gets ``server.error`` (reason ``timeout``) at the
+  limit: its worker process is killed, or its thread stopped (``Thread.stop``) and replaced (see :mod:`.slot`);
+- a worker process that dies (a crash in Saxon, the OOM killer, a ``kill -9``) costs only the document it held:
+  that request gets :class:`~einvoice_validate.errors.WorkerDied` (``500 server.error``), a new worker takes its
+  place; a worker found dead while idle costs nothing (its next document goes to the replacement);
 - cancellation: an ``await`` cancelled before its document reached a worker leaves the queue without running; one
   cancelled while running lets the worker finish and drops the result (the worker stays usable);
-- recycling: after ``max_documents`` documents a worker is replaced (the SaxonC heap of a long-running worker
-  grows). With ``prepare`` the replacement is started and compiles its packs while the old one keeps working,
-  so recycling costs no capacity.
+- recycling (process mode): after ``max_documents`` documents a worker process is replaced (the SaxonC heap of a
+  long-running worker grows). With ``prepare`` the replacement compiles while the old one keeps working.
 """
 
 from __future__ import annotations
@@ -23,73 +35,50 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import os
 import queue
-import select
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..errors import EInvoiceValidateError, PoolBusy, RulesetError, WorkerDied
+from typing_extensions import Unpack
+
+from ..errors import EInvoiceValidateError, PoolBusy, WorkerDied
 from ..findings import Report
-from ..limits import DEFAULT_LIMITS, Limits
-from .worker import TEST_CRASH_ENV, Reply, WorkerConfig, WorkerProcess, error_from_reply, recv, send, worker_env
+from ..options import OptionArgs, Options, build_options
+from .slot import Job, Outcome, ProcessSlot, Slot, ThreadSlot, Validated, Watchdog, await_ready, validate_here
+from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
 
 __all__ = ["Pool", "Validated"]
 
-_STOP = None
-
-
-@dataclass(frozen=True, slots=True)
-class Validated:
-    """A validated document: its report as JSON (the wire form: ``Report.model_dump_json(by_alias=True)``) and
-    the sha256 of the bytes the worker validated (lets a caller check that an answer belongs to its request)."""
-
-    report_json: bytes
-    sha256: str | None
-
-    def report(self) -> Report:
-        """The report as the model."""
-        return Report.model_validate_json(self.report_json)
-
-
-@dataclass(slots=True)
-class _Job:
-    payload: bytes
-    profile: str | None
-    name: str
-    future: concurrent.futures.Future[Validated]
-
-
-class _Slot:
-    """One worker process and the thread that drives it."""
-
-    def __init__(self, number: int) -> None:
-        self.number = number
-        self.proc: WorkerProcess | None = None
-        self.next: WorkerProcess | None = None  # a replacement compiling its packs (recycling)
-        self.documents = 0  # done by the current process
-        self.thread: threading.Thread | None = None
+log = logging.getLogger("einvoice_validate.pool")
+SAXONC_MAX_DOCUMENTS = 5_000
+"""A saxonc worker process is replaced after this many documents by default (its heap grows)."""
 
 
 class Pool:
-    """Worker processes behind a bounded queue; see the module docstring.
+    """Workers behind a bounded queue; see the module docstring.
 
     Args:
-        workers: worker processes (default: ``os.cpu_count()``).
+        workers: threads or worker processes (default: ``os.cpu_count()``).
         queue_size: documents that may wait for a worker beyond those being validated (default 8 per worker);
             one more is :class:`PoolBusy`.
-        max_documents: a worker is replaced after this many documents (0: never).
-        document_timeout: seconds a worker may spend on one document before it is stopped.
+        max_documents: a worker process is replaced after this many documents (0: never; default 5,000 on
+            ``saxonc``, never on ``saxon-java``, whose collector bounds its heap and whose new worker would start
+            with a cold JIT). Threads are never replaced.
         retry_after: the seconds a busy answer asks the caller to wait.
-        prepare: workers compile every profile's packs (or those of the profiles named) when they start, and
-            :meth:`start` returns once all have (a server's readiness); False: each worker compiles on first use.
-        profile, rules_home, limits, xsd_gate: as for :class:`~einvoice_validate.Validator`.
-        validator_options: further keywords for every worker's ``Validator`` (passed through untouched, e.g. an
-            engine choice); they override the arguments above.
+        prepare: profiles whose packs are compiled before :meth:`start` returns (True: every profile; in process
+            mode, in every worker); default none: each compiles on its first document.
+        background: profiles compiled right after :meth:`start`, one after the other, while documents are taken
+            (True: every profile; thread mode; process mode ignores it).
+        options, **option_args: as for :class:`~einvoice_validate.Validator` (``profile``, ``rules_home``,
+            ``limits``, ``xsd_gate``, ``engine`` (default: chosen for steady work, see
+            :func:`~einvoice_validate.schematron.engines.engine_for`), ``rules_date``, ``document_timeout``,
+            ``mode``; see :class:`~einvoice_validate.options.Options`).
+
+    Attributes:
+        engine: the engine the pool's validators run; mode: ``threads`` or ``processes``.
     """
 
     def __init__(
@@ -97,44 +86,42 @@ class Pool:
         *,
         workers: int | None = None,
         queue_size: int | None = None,
-        max_documents: int = 5_000,
-        document_timeout: float = 120.0,
+        max_documents: int | None = None,
         retry_after: int = 1,
-        prepare: bool | tuple[str, ...] = True,
-        profile: str | None = None,
-        rules_home: Path | None = None,
-        limits: Limits = DEFAULT_LIMITS,
-        xsd_gate: bool = False,
-        validator_options: Mapping[str, Any] | None = None,
+        prepare: bool | tuple[str, ...] = False,
+        background: bool | tuple[str, ...] = False,
+        options: Options | None = None,
+        **option_args: Unpack[OptionArgs],
     ) -> None:
+        from ..schematron.engines import engine_for
+
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
-        if profile is not None:
-            from ..profiles import find_profile
-
-            find_profile(profile)
-        from ..rulesets.registry import default_home
-
+        options = build_options(options, option_args)
+        self.engine = engine_for("steady", options.engine)
+        self.mode = options.mode or ("threads" if self.engine == "saxon-java" else "processes")
+        self.options = options.replace(engine=self.engine, rules_home=options.home(), mode=self.mode)
         self.workers = count
         self.queue_size = 8 * count if queue_size is None else queue_size
+        if max_documents is None:
+            max_documents = SAXONC_MAX_DOCUMENTS if self.engine == "saxonc" else 0
         self.max_documents = max_documents
-        self.document_timeout = document_timeout
+        self.document_timeout = self.options.document_timeout
         self.retry_after = retry_after
-        home = Path(rules_home) if rules_home is not None else default_home()
-        options: dict[str, Any] = {"profile": profile, "rules_home": home, "limits": limits, "xsd_gate": xsd_gate}
-        options.update(validator_options or {})
-        self._config = WorkerConfig(options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
-        self._env = worker_env()
-        self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=max(1, self.queue_size))
-        self._slots = [_Slot(i) for i in range(count)]
+        self._prepare = prepare
+        self._background = background
+        self._config = WorkerConfig(self.options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
+        self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=max(1, self.queue_size))
+        self._slots: list[Slot] = []
+        self._validator: Any = None
+        self._watchdog: Watchdog | None = None
         self._lock = threading.Lock()
         self._started = False
         self._closed = False
         self._in_flight = 0
         self._done = 0
-        self._deaths = 0
-        self._recycled = 0
+        self._compiled: list[str] = []
 
     # --- life cycle -------------------------------------------------------------------------------------
 
@@ -153,27 +140,91 @@ class Pool:
         await asyncio.to_thread(self.close)
 
     def start(self) -> None:
-        """Start the workers (with ``prepare``: and wait until each has compiled its packs).
+        """Start the workers; with ``prepare``, wait until the packs of those profiles are compiled.
 
         Raises:
-            RulesetError: the installation cannot validate (a worker could not compile the packs).
+            RulesetError: the installation cannot validate (the packs asked for could not be compiled).
         """
         if self._started:
             return
-        procs = [WorkerProcess(self._config, self._env) for _ in self._slots]
-        try:
-            for proc in procs:
-                self._await_ready(proc)
-        except BaseException:
-            for proc in procs:
-                proc.process.kill()
-                proc.close()
-            raise
-        for slot, proc in zip(self._slots, procs, strict=True):
-            slot.proc = proc
-            slot.thread = threading.Thread(target=self._serve, args=(slot,), name=f"pool-{slot.number}", daemon=True)
-            slot.thread.start()
+        if self.mode == "threads":
+            self._start_threads()
+        else:
+            self._start_processes()
+        for slot in self._slots:
+            slot.start()
         self._started = True
+
+    def _start_threads(self) -> None:
+        from ..validator import Validator
+
+        validator = Validator(options=self.options)
+        if self._prepare:
+            validator.prepare(*_names(self._prepare))
+        from ..schematron._java import before_exit
+
+        watchdog = Watchdog()
+        self._validator, self._watchdog = validator, watchdog
+        before_exit(self._close_at_exit)  # its threads end (and leave the JVM) before the JVM is shut down
+        self._slots = [
+            ThreadSlot(
+                n,
+                self._take,
+                self._deliver,
+                self.document_timeout,
+                lambda job: validate_here(validator, job, True),
+                watchdog,
+                self.engine == "saxon-java",
+            )
+            for n in range(self.workers)
+        ]
+        threading.Thread(target=self._warm, name="einvoice-warm-up", daemon=True).start()
+
+    def _start_processes(self) -> None:
+        env = worker_env()
+        slots = [
+            ProcessSlot(n, self._take, self._deliver, self.document_timeout, self._config, env, self.max_documents)
+            for n in range(self.workers)
+        ]
+        for slot in slots:
+            slot.heal = True
+            slot.proc = WorkerProcess(self._config, env)  # all start at once; then each is awaited
+        try:
+            for slot in slots:
+                assert slot.proc is not None
+                await_ready(slot.proc, self._config)
+        except BaseException:
+            for slot in slots:
+                if slot.proc is not None:
+                    slot.proc.process.kill()
+                    slot.proc.close()
+            raise
+        self._slots = list(slots)
+
+    def _warm(self) -> None:
+        """Thread mode, in the background: start the engine (the JVM), then compile the ``background``
+        profiles one after the other (a document of a profile not compiled yet compiles it itself)."""
+        validator = self._validator
+        try:
+            if validator.engine.name == "saxon-java":
+                from ..schematron._java import start_jvm
+
+                start_jvm()
+            names = [p.name for p in validator.profiles] if self._background is True else self._background or ()
+            for name in names:
+                if self._closed:
+                    return
+                validator.prepare(name)
+                self._compiled.append(name)
+        except Exception:  # the documents of that profile will get the error themselves
+            log.exception("compiling in the background failed")
+        finally:
+            from ..schematron._java import detach_thread
+
+            detach_thread()
+
+    def _close_at_exit(self) -> None:
+        self.close(timeout=2.0)
 
     def close(self, timeout: float = 30.0) -> None:
         """Stop taking documents; those queued and in flight finish (up to ``timeout`` seconds), then the workers
@@ -187,22 +238,21 @@ class Pool:
         deadline = time.monotonic() + timeout
         for _ in self._slots:
             with contextlib.suppress(queue.Full):
-                self._queue.put(_STOP, timeout=max(0.0, deadline - time.monotonic()))
+                self._queue.put(None, timeout=max(0.0, deadline - time.monotonic()))
         for slot in self._slots:
-            if slot.thread is not None:
-                slot.thread.join(max(0.0, deadline - time.monotonic()))
+            slot.join(max(0.0, deadline - time.monotonic()))
         for slot in self._slots:
-            for proc in (slot.proc, slot.next):
-                if proc is not None:
-                    proc.close(timeout=1.0)
-            slot.proc = slot.next = None
+            if isinstance(slot, ProcessSlot):
+                slot.close(timeout=1.0)
+        if self._watchdog is not None:
+            self._watchdog.close()
         while True:  # documents left when the deadline passed
             try:
                 job = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if job is not None and job.future.set_running_or_notify_cancel():
-                job.future.set_exception(WorkerDied("the pool was closed before the document was validated"))
+            if job is not None and job.ticket.set_running_or_notify_cancel():
+                job.ticket.set_exception(WorkerDied("the pool was closed before the document was validated"))
 
     # --- submitting -------------------------------------------------------------------------------------
 
@@ -210,8 +260,8 @@ class Pool:
         self, data: bytes | bytearray | memoryview, *, profile: str | None = None, name: str = "document"
     ) -> concurrent.futures.Future[Validated]:
         """Queue one document (its bytes); the future gives a :class:`Validated` or raises the
-        :class:`~einvoice_validate.errors.EInvoiceValidateError` of the document. ``name`` is for the worker's
-        diagnostics only. Thread-safe.
+        :class:`~einvoice_validate.errors.EInvoiceValidateError` of the document. ``name`` is for diagnostics
+        only. Thread-safe.
 
         Raises:
             PoolBusy: the queue is full (``invoice.busy``).
@@ -221,7 +271,7 @@ class Pool:
             raise RuntimeError("the pool is not running (start() it, or it was closed)")
         future: concurrent.futures.Future[Validated] = concurrent.futures.Future()
         try:
-            self._queue.put_nowait(_Job(bytes(data), profile, name, future))
+            self._queue.put_nowait(Job(0, name, bytes(data), profile, future))
         except queue.Full:
             raise PoolBusy(
                 f"{self.queue_size} documents are waiting for {self.workers} workers", retry_after=self.retry_after
@@ -241,7 +291,7 @@ class Pool:
 
         Raises:
             PoolBusy: the queue is full. EInvoiceValidateError: the document could not be validated (a dead
-            worker: :class:`WorkerDied`).
+            worker or an overrun: :class:`WorkerDied`).
         """
         return (await self.validate_json(data, profile=profile)).report()
 
@@ -249,170 +299,69 @@ class Pool:
 
     @property
     def ready(self) -> bool:
-        """Started, not closed, and a worker process alive (``stats()["alive"]`` says how many)."""
-        return self._started and not self._closed and any(s.proc is not None and s.proc.alive() for s in self._slots)
+        """True once documents can be taken (started, not closed; a worker process alive, or, in thread mode,
+        fewer threads stuck after overruns than there are workers)."""
+        if not self._started or self._closed:
+            return False
+        if self._watchdog is not None:
+            return self._watchdog.stuck < self.workers
+        return any(isinstance(s, ProcessSlot) and s.alive() for s in self._slots)
 
     def worker_pids(self) -> list[int]:
-        """The process ids of the current workers (and of replacements being prepared)."""
-        return [p.pid for s in self._slots for p in (s.proc, s.next) if p is not None]
+        """The process ids of the current worker processes (and of replacements being prepared); none in thread
+        mode."""
+        return [pid for s in self._slots if isinstance(s, ProcessSlot) for pid in s.pids()]
 
     def stats(self) -> dict[str, int]:
-        """Counters: workers, alive, queued, in_flight, done, deaths, recycled."""
-        alive = sum(1 for s in self._slots if s.proc is not None and s.proc.alive())
+        """Counters: workers, alive, queued, in_flight, done, deaths, recycled, timeouts, stuck (threads stopped
+        after an overrun that have not come back), compiled (profiles compiled in the background)."""
+        procs = [s for s in self._slots if isinstance(s, ProcessSlot)]
+        watchdog = self._watchdog
         with self._lock:
             return {
                 "workers": self.workers,
-                "alive": alive,
+                "alive": sum(1 for s in procs if s.alive()) if procs else (self.workers if self._started else 0),
                 "queued": self._queue.qsize(),
                 "in_flight": self._in_flight,
                 "done": self._done,
-                "deaths": self._deaths,
-                "recycled": self._recycled,
+                "deaths": sum(s.deaths for s in procs),
+                "recycled": sum(s.recycled for s in procs),
+                "timeouts": watchdog.timeouts if watchdog is not None else sum(s.timeouts for s in procs),
+                "stuck": watchdog.stuck if watchdog is not None else 0,
+                "compiled": len(self._compiled),
             }
 
-    # --- the threads ------------------------------------------------------------------------------------
+    # --- the slots' side (their threads) ------------------------------------------------------------------
 
-    def _await_ready(self, proc: WorkerProcess) -> None:
-        if not self._config.prepare:
-            return
-        try:
-            reply: Reply = recv(proc.stdout)
-        except (EOFError, OSError):
-            code = proc.close()
-            raise RulesetError(
-                "ruleset.invalid", f"a worker process died while compiling the packs (exit {code})"
-            ) from None
-        _, status, body = reply
-        if status == "ready":
-            return
-        if status == "error":
-            raise error_from_reply(body)
-        raise RuntimeError(f"a worker failed while compiling the packs:\n{body}")
-
-    def _serve(self, slot: _Slot) -> None:
+    def _take(self, slot: Slot) -> Job | None:
         while True:
             job = self._queue.get()
-            if job is _STOP:
-                return
-            if not job.future.set_running_or_notify_cancel():
-                continue  # cancelled while it waited
-            with self._lock:
-                self._in_flight += 1
-            outcome: Validated | BaseException
-            try:
-                outcome = self._run(slot, job)
-            except BaseException as exc:  # never leave a caller waiting
-                outcome = exc
-            with self._lock:  # counted before the caller hears of it
-                self._in_flight -= 1
-                self._done += 1
-            if isinstance(outcome, BaseException):
-                job.future.set_exception(outcome)
-            else:
-                job.future.set_result(outcome)
-            if slot.proc is None and not self._closed:
-                self._heal(slot)
+            if job is None:
+                return None
+            if job.ticket.set_running_or_notify_cancel():
+                with self._lock:
+                    self._in_flight += 1
+                return job
+            # cancelled while it waited
 
-    def _heal(self, slot: _Slot) -> None:
-        """Start the replacement of a worker that died (after its caller heard of it), so the pool is whole again
-        without waiting for the next document; a failure is left to the next document to retry."""
-        with contextlib.suppress(Exception):
-            slot.proc = self._fresh()
-            slot.documents = 0
-
-    def _fresh(self) -> WorkerProcess:
-        proc = WorkerProcess(self._config, self._env)
-        try:
-            self._await_ready(proc)
-        except BaseException:
-            proc.process.kill()
-            proc.close()
-            raise
-        return proc
-
-    def _run(self, slot: _Slot, job: _Job) -> Validated | BaseException:
-        self._maybe_swap(slot)
-        for attempt in range(2):
-            if slot.proc is None or not slot.proc.alive():
-                if slot.proc is not None:  # died while idle: it held no document
-                    slot.proc.close()
-                    slot.proc = None
-                slot.proc = self._fresh()
-                slot.documents = 0
-            proc = slot.proc
-            try:
-                send(proc.stdin, (0, job.name, job.payload, job.profile))
-            except OSError:
-                proc.process.kill()  # it died (or is dying) before it took the document
-                proc.close(timeout=1.0)
-                slot.proc = None
-                if attempt == 0:
-                    continue  # the replacement takes the document
-                raise
-            break
-        outcome = self._reply(slot, proc)
-        slot.documents += 1
-        if self.max_documents and slot.documents >= self.max_documents and slot.proc is proc:
-            self._recycle(slot)
-        return outcome
-
-    def _reply(self, slot: _Slot, proc: WorkerProcess) -> Validated | BaseException:
-        poller = select.poll()
-        poller.register(proc.stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
-        if not poller.poll(self.document_timeout * 1000):
-            proc.process.kill()
-            self._bury(slot, proc)
-            return WorkerDied(
-                f"the document took longer than {self.document_timeout:g} s; its worker was stopped", reason="timeout"
+    def _deliver(self, slot: Slot, job: Job, outcome: Outcome) -> None:
+        with self._lock:  # counted before the caller hears of it
+            self._in_flight -= 1
+            self._done += 1
+        future: concurrent.futures.Future[Validated] = job.ticket
+        if isinstance(outcome, Validated):
+            future.set_result(outcome)
+        elif isinstance(outcome, Report):  # not produced by a pool's slots (they answer JSON); kept for safety
+            future.set_result(Validated(outcome.model_dump_json(by_alias=True).encode(), None))
+        elif isinstance(outcome, EInvoiceValidateError):
+            future.set_exception(outcome)
+        else:
+            log.error("unexpected error validating %s: %s", job.name, outcome)
+            future.set_exception(
+                EInvoiceValidateError("server.error", "unexpected error inside the worker", reason="internal")
             )
-        try:
-            reply: Reply = recv(proc.stdout)
-        except (EOFError, OSError):
-            code = self._bury(slot, proc)
-            return WorkerDied(f"the worker process validating the document died (exit code {code})")
-        _, status, body = reply
-        if status == "ok":
-            return Validated(body[0], body[1])
-        if status == "error":
-            return error_from_reply(body)
-        return EInvoiceValidateError("server.error", "unexpected error inside the worker", reason="internal")
 
-    def _bury(self, slot: _Slot, proc: WorkerProcess) -> int:
-        """A worker died holding a document: count it, reap it; the next document starts a new one."""
-        code = proc.close(timeout=1.0)
-        with self._lock:
-            self._deaths += 1
-        if slot.proc is proc:
-            slot.proc = None
-        return code
 
-    def _recycle(self, slot: _Slot) -> None:
-        with self._lock:
-            self._recycled += 1
-        if self._config.prepare:
-            if slot.next is None:
-                slot.next = WorkerProcess(self._config, self._env)  # compiles while the old one works
-            return
-        old, slot.proc = slot.proc, None
-        if old is not None:
-            old.close()
-
-    def _maybe_swap(self, slot: _Slot) -> None:
-        """Put a prepared replacement in place of the current worker once it is ready."""
-        nxt = slot.next
-        if nxt is None:
-            return
-        poller = select.poll()
-        poller.register(nxt.stdout, select.POLLIN | select.POLLHUP | select.POLLERR)
-        if not poller.poll(0):
-            return  # still compiling
-        slot.next = None
-        try:
-            self._await_ready(nxt)
-        except Exception:
-            nxt.process.kill()
-            nxt.close()
-            return  # keep the old worker; the next recycling tries again
-        old, slot.proc, slot.documents = slot.proc, nxt, 0
-        if old is not None:
-            threading.Thread(target=old.close, daemon=True).start()
+def _names(profiles: bool | tuple[str, ...]) -> tuple[str, ...]:
+    """``prepare``/``background`` as :meth:`Validator.prepare` takes them (every profile: no names)."""
+    return () if profiles is True else tuple(profiles or ())

@@ -1,5 +1,6 @@
 """The worker process and its protocol: one :class:`~einvoice_validate.Validator` per process, one document at a
-time, over length-prefixed pickles on the worker's stdin/stdout.
+time, over length-prefixed pickles on the worker's stdin/stdout (the process mode of the runners; the parent
+side of a worker is :class:`WorkerProcess`, driven by a :class:`~.slot.ProcessSlot`).
 
 A worker is a fresh interpreter (``python -c`` importing this module), not a multiprocessing child: nothing of
 the parent is inherited (no Saxon state, safe whatever the parent loaded), and the caller's ``__main__`` is
@@ -11,8 +12,9 @@ Messages, parent -> worker: the :class:`WorkerConfig`, then one :data:`Task` per
 the worker. Worker -> parent: with ``config.prepare``, first ``(-1, "ready", None)`` once every profile's packs
 are compiled (or ``(-1, "error", ...)``); then one :data:`Reply` per task:
 ``(index, "ok", (report JSON bytes, sha256 of the document bytes or None))``,
-``(index, "error", (kind, code, detail, reason))`` for an :class:`EInvoiceValidateError`, or
-``(index, "raise", traceback text)`` for an unexpected exception (a bug).
+``(index, "error", exception)`` for an :class:`EInvoiceValidateError` (pickled whole: same class, code, detail and
+reason, see ``EInvoiceValidateError.__reduce__``), or ``(index, "raise", traceback text)`` for an unexpected
+exception (a bug).
 
 Test-only hook: ``WorkerConfig.crash_on``: the worker calls ``os._exit(70)`` on a document whose name (or its
 base name) equals it, so the tests can kill a worker deterministically.
@@ -29,13 +31,14 @@ import struct
 import subprocess
 import sys
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import EInvoiceValidateError, InputError, ProfileError, RulesetError
+from ..errors import EInvoiceValidateError
+from ..options import Options
 
-__all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "error_from_reply", "recv", "send", "worker_env"]
+__all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "recv", "send", "worker_env"]
 
 TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
 """Read once by a pool when it starts (never by the workers): the value becomes ``WorkerConfig.crash_on``."""
@@ -45,18 +48,17 @@ JOIN_TIMEOUT = 5.0
 
 @dataclass(frozen=True, slots=True)
 class WorkerConfig:
-    """How a worker builds its validator: ``Validator(**validator_options)``. The options are the Validator's
-    keywords (``profile``, ``rules_home``, ``limits``, ``xsd_gate``, and any later one such as an engine choice):
-    the pool passes them through untouched, so a new option needs no change here. Their values must pickle.
+    """How a worker builds its validator: ``Validator(options=options)`` (the runner's options, passed through
+    whole, so a new option needs no change here).
 
     Attributes:
-        validator_options: keyword arguments of :class:`~einvoice_validate.Validator`.
-        prepare: compile every profile's packs (or those of the profiles named) before the first document (a
-            server's workers; a batch compiles on demand) and report ``ready``.
+        options: the validator's :class:`~einvoice_validate.options.Options` (engine and rules home resolved).
+        prepare: compile every profile's packs (or those of the profiles named) before the first document and
+            report ``ready``; False: compile on first use.
         crash_on: test-only, see the module docstring.
     """
 
-    validator_options: dict[str, Any] = field(default_factory=dict)
+    options: Options
     prepare: bool | tuple[str, ...] = False
     crash_on: str | None = None
 
@@ -65,12 +67,6 @@ Task = tuple[int, str, "str | bytes", "str | None"]
 """(index, name, payload: a path or the document's bytes, profile to force or None)."""
 Reply = tuple[int, Literal["ok", "ready", "error", "raise"], Any]
 _HEADER = struct.Struct(">Q")
-_KINDS: dict[str, type[EInvoiceValidateError]] = {
-    "input": InputError,
-    "profile": ProfileError,
-    "ruleset": RulesetError,
-    "other": EInvoiceValidateError,
-}
 
 
 def send(fd: int, obj: object) -> None:
@@ -99,17 +95,6 @@ def recv(fd: int) -> Any:
     return pickle.loads(_read_exact(fd, size))
 
 
-def _error_body(exc: EInvoiceValidateError) -> tuple[str, str, str, str | None]:
-    kind = next((k for k, cls in _KINDS.items() if isinstance(exc, cls)), "other")
-    return (kind, exc.code, exc.detail, exc.reason)
-
-
-def error_from_reply(body: tuple[str, str, str, str | None]) -> EInvoiceValidateError:
-    """The exception a worker's ``error`` reply stands for (same class, code, detail and reason)."""
-    kind, code, detail, reason = body
-    return _KINDS.get(kind, EInvoiceValidateError)(code, detail, reason=reason)
-
-
 def worker_entry() -> None:
     """Entry point of a worker process: one Validator for life, one document at a time, until end-of-file."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it stops the workers
@@ -130,7 +115,7 @@ def worker_entry() -> None:
             validator.prepare(*(config.prepare if isinstance(config.prepare, tuple) else ()))
             ready = (-1, "ready", os.getpid())
         except EInvoiceValidateError as exc:
-            ready = (-1, "error", _error_body(exc))
+            ready = (-1, "error", exc.with_traceback(None))
         except Exception:
             ready = (-1, "raise", traceback.format_exc())
         send(out, ready)
@@ -151,7 +136,7 @@ def worker_entry() -> None:
             digest = hashlib.sha256(payload).hexdigest() if isinstance(payload, bytes) else None
             reply = (index, "ok", (report.model_dump_json(by_alias=True).encode(), digest))
         except EInvoiceValidateError as exc:
-            reply = (index, "error", _error_body(exc))
+            reply = (index, "error", exc.with_traceback(None))
         except Exception:
             reply = (index, "raise", traceback.format_exc())
         try:
@@ -163,7 +148,7 @@ def worker_entry() -> None:
 def _build(config: WorkerConfig) -> Any:
     from ..validator import Validator
 
-    return Validator(**config.validator_options)
+    return Validator(options=config.options)
 
 
 def worker_env() -> dict[str, str]:

@@ -11,9 +11,10 @@ from . import Outcome
 
 __all__ = ["ROW_KEYS", "row"]
 
-ROW_KEYS = ("file", "profile", "profileReason", "envelope", "valid", "accepted", "findings", "error")
-"""The jsonl contract; ``pdf`` follows for a PDF only, ``ignored`` only with an active selection (``--select``,
-``--ignore``), ``timingsMs`` only with ``--timings``."""
+ROW_KEYS = ("file", "profile", "profileReason", "envelope", "valid", "accepted", "engine", "findings", "error")
+"""The jsonl contract (``engine``: the XSLT engine that ran, null when the document could not be validated);
+``pdf`` follows for a PDF only, ``ignored`` only with an active selection (``--select``, ``--ignore``),
+``timingsMs`` only with ``--timings``."""
 
 
 def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
@@ -25,6 +26,7 @@ def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
         "envelope": report.envelope if report else None,
         "valid": report.valid if report else False,
         "accepted": report.accepted if report else None,
+        "engine": report.engine if report else None,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in outcome.findings],
         "error": error_object(error.code, error.detail) if error else None,
     }

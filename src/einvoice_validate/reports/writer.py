@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from . import Outcome, Tally
 
 if TYPE_CHECKING:
+    from ..options import EngineName
     from .html import InvoiceView
 
 __all__ = ["FORMATS", "ReportWriter", "invoice_views"]
@@ -41,7 +42,7 @@ class ReportWriter:
         errors_only: bool = False,
         concise: bool = False,
         rules_home: Path | None = None,
-        engine: str | None = None,
+        engine: EngineName | None = None,
         invoice_view: InvoiceView | None = None,
     ) -> None:
         from .text import TextReport, use_colour
@@ -113,7 +114,7 @@ class ReportWriter:
             self.out.write(json.dumps(gitlab_report(self._kept, self.lang), ensure_ascii=False, indent=2) + "\n")
 
 
-def invoice_views(rules_home: Path | None, engine: str | None, lang: str) -> InvoiceView:
+def invoice_views(rules_home: Path | None, engine: EngineName | None, lang: str) -> InvoiceView:
     """Each document's ``show`` page; None for all when the viewer pack is not installed (the report says nothing
     of the invoice then), None for one the viewer cannot show."""
     from ..errors import EInvoiceValidateError, RulesetError

@@ -14,10 +14,17 @@ serialisation (other encodings, cut attachments), through a parser that refuses 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
 import hashlib
+import importlib.util
 import os
+import shutil
 import threading
 import tomllib
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +44,20 @@ from .engines import (
 if TYPE_CHECKING:
     from ..parse import Document
 
-__all__ = ["JAR_ENV", "JVM_OPTIONS_ENV", "JavaDocument", "JavaEngine", "JavaStylesheet", "jar_path"]
+__all__ = [
+    "JAR_ENV",
+    "JVM_OPTIONS_ENV",
+    "JavaDocument",
+    "JavaEngine",
+    "JavaStylesheet",
+    "before_exit",
+    "detach_thread",
+    "jar_path",
+    "java_available",
+    "java_thread",
+    "start_jvm",
+    "stop_java_thread",
+]
 
 JAR_ENV = "EINVOICE_SAXON_JAR"
 JVM_OPTIONS_ENV = "EINVOICE_JVM_OPTIONS"
@@ -46,12 +66,15 @@ JVM_OPTIONS_ENV = "EINVOICE_JVM_OPTIONS"
 # processes for the cores. The young generation is 64 MB (issue 21): with 192 MB a warm process held 424 MB, with
 # 64 MB 312 MB, at the same CPU time per document (4.64 against 4.67 ms on the business cases, measured by thread
 # CPU time on a busy machine); 32 MB cost 5% more CPU for 37 MB less.
-_DEFAULT_JVM_OPTIONS = ("-Xmx512m", "-Xmn64m", "-XX:+UseSerialGC", "-Xss8m")
+# -Xrs: the JVM leaves SIGINT and SIGTERM to the host process (else its own handlers exit the process at once: a
+# server in thread mode would not shut down gracefully, the CLI would not say "interrupted").
+_DEFAULT_JVM_OPTIONS = ("-Xmx512m", "-Xmn64m", "-XX:+UseSerialGC", "-Xss8m", "-Xrs")
 _DISALLOW_DOCTYPE = "http://apache.org/xml/features/disallow-doctype-decl"
 
 _lock = threading.RLock()
 _jvm: _Jvm | None = None
 _compiled: dict[tuple[Path, str], JavaStylesheet] = {}
+_compiling: dict[tuple[Path, str], threading.Lock] = {}
 
 
 def _engine_entry() -> dict[str, str]:
@@ -84,30 +107,103 @@ def jar_path() -> Path:
     return jar
 
 
+@functools.cache
+def java_available() -> bool:
+    """Whether this engine can run here: JPype installed, a JVM (``$JAVA_HOME`` or ``java`` on the path), the pinned
+    jar in place (checked once per process; nothing is started or imported). A runner choosing the engine by the
+    work asks this."""
+    if _jvm is not None:
+        return True
+    if importlib.util.find_spec("jpype") is None:  # found, not imported (that takes a while: not at a server's start)
+        return False
+    java_home = os.environ.get("JAVA_HOME")
+    if not (java_home and Path(java_home).is_dir()) and shutil.which("java") is None:
+        return False  # no JVM to start
+    try:
+        jar_path()
+    except RulesetError:  # the jar missing, or another file
+        return False
+    return True
+
+
+def java_thread() -> Any:
+    """The ``java.lang.Thread`` of the calling Python thread (attaching it to the JVM), for
+    :func:`stop_java_thread`; None before the JVM runs."""
+    if _jvm is None:
+        return None
+    return _jvm.thread_class.currentThread()
+
+
+def detach_thread() -> None:
+    """Detach the calling Python thread from the JVM (it is about to end; JPype attached it on its first call)."""
+    if _jvm is not None:
+        with contextlib.suppress(Exception):
+            _jvm.thread_class.detach()
+
+
+_before_exit: list[weakref.WeakMethod[Callable[[], None]]] = []
+_exiting = False
+
+
+def before_exit(callback: Callable[[], None]) -> None:
+    """Run ``callback`` (a bound method, held weakly) when the interpreter exits, before JPype shuts the JVM down:
+    a runner closes its threads (they detach from the JVM, else its destruction waits for them; one returning from
+    Java while the interpreter finalises would abort the process)."""
+    _before_exit.append(weakref.WeakMethod(callback))
+
+
+def _run_before_exit() -> None:
+    global _exiting
+    for ref in reversed(_before_exit):
+        callback = ref()
+        if callback is not None:
+            with contextlib.suppress(Exception):
+                callback()
+    _exiting = True  # a thread that would enter Java from now on gets an exception instead
+
+
+def stop_java_thread(thread: Any) -> None:
+    """Stop ``thread`` (from :func:`java_thread`) with ``Thread.stop``: a stylesheet running in it ends at once with
+    ``java.lang.ThreadDeath``, raised in its Python thread; a thread running Python code gets it at its next call
+    into Java (so a stopped thread must not take another document). Deprecated in Java but working on Java 17 and
+    earlier (later versions refuse it: then nothing happens). The monitors it held are released; the objects it
+    was using are its own (a transformer and a document per run), the shared compiled stylesheets are read-only."""
+    with contextlib.suppress(Exception):  # UnsupportedOperationException on Java 20+
+        thread.stop()
+
+
 class _Jvm:
     """The JVM's Saxon objects, created once per process."""
 
     def __init__(self) -> None:
         try:
             import jpype
+            import jpype.config
             import jpype.imports
             import jpype.nio
         except ImportError as exc:  # the CLI says so before it starts (MissingExtra); a worker process says it here
             raise RulesetError("ruleset.missing", missing_extra_text("the saxon-java engine", "java")) from exc
         jar = jar_path()
         if not jpype.isJVMStarted():
-            options = os.environ.get(JVM_OPTIONS_ENV)
-            jpype.startJVM(
-                *(options.split() if options else _DEFAULT_JVM_OPTIONS),
-                classpath=[str(jar)],
-                convertStrings=False,
-            )
-        from java.io import ByteArrayInputStream, OutputStream, PrintStream, StringReader, StringWriter
-        from javax.xml.parsers import SAXParserFactory
-        from javax.xml.transform.sax import SAXSource
-        from net.sf.saxon.lib import StandardLogger
-        from net.sf.saxon.s9api import Processor, QName, SaxonApiException
-        from org.xml.sax import InputSource
+            atexit.register(_run_before_exit)  # after JPype's own exit hook (registered on import): runs before it
+            _boot(jpype, jar)
+        # By class name, not through JPype's import hook: a Python package named like a Java domain on sys.path
+        # (Spark's Python workers have one called org) would shadow it.
+        jclass = jpype.JClass
+        ByteArrayInputStream, OutputStream = jclass("java.io.ByteArrayInputStream"), jclass("java.io.OutputStream")
+        PrintStream, StringReader = jclass("java.io.PrintStream"), jclass("java.io.StringReader")
+        StringWriter, SAXParserFactory = jclass("java.io.StringWriter"), jclass("javax.xml.parsers.SAXParserFactory")
+        SAXSource, StandardLogger = (
+            jclass("javax.xml.transform.sax.SAXSource"),
+            jclass("net.sf.saxon.lib.StandardLogger"),
+        )
+        Processor, QName = jclass("net.sf.saxon.s9api.Processor"), jclass("net.sf.saxon.s9api.QName")
+        SaxonApiException, InputSource = (
+            jclass("net.sf.saxon.s9api.SaxonApiException"),
+            jclass("org.xml.sax.InputSource"),
+        )
+        self.thread_class = jclass("java.lang.Thread")
+        self.transformer_exception = jclass("javax.xml.transform.TransformerException")
 
         self.jpype = jpype
         self.byte_array = jpype.JArray(jpype.JByte)  # the type, made once (JArray() builds a class per call)
@@ -154,14 +250,53 @@ class _Jvm:
         return local.builder, local.reader
 
 
-def _refuse(href: Any, base: Any) -> Any:
-    from javax.xml.transform import TransformerException
+def _boot(jpype: Any, jar: Path) -> None:
+    """Start the JVM from a thread of its own that leaves it at once.
 
-    raise TransformerException(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
+    At exit JPype destroys the JVM, which waits for its non-daemon threads. The thread that created the JVM is one
+    of them whatever it does later, so if it were a thread of the caller's (a worker of a thread pool) the exit
+    would hang once that thread had ended; the other threads that call into Java detach when they end (the
+    runners' threads do: :func:`detach_thread`; runners close before JPype's exit hook: :func:`before_exit`). Not
+    destroying the JVM (``jpype.config.destroy_jvm = False``) avoids the wait but aborted 3 exits in 10
+    ("FATAL: exception not rethrown")."""
+    options = os.environ.get(JVM_OPTIONS_ENV)
+    failed: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            jpype.startJVM(
+                *(options.split() if options else _DEFAULT_JVM_OPTIONS),
+                classpath=[str(jar)],
+                convertStrings=False,
+                interrupt=False,  # Ctrl-C is the host's (a KeyboardInterrupt), not the JVM's (it would exit at once)
+            )
+            jpype.JClass("java.lang.Thread").detach()
+        except BaseException as exc:
+            failed.append(exc)
+
+    booting = threading.Thread(target=start, name="einvoice-jvm-start")
+    booting.start()
+    booting.join()
+    if failed:
+        raise failed[0]
+
+
+def _refuse(href: Any, base: Any) -> Any:
+    assert _jvm is not None
+    raise _jvm.transformer_exception(f"einvoice-validate: a stylesheet may read no document at run time ({href})")
+
+
+def start_jvm() -> None:
+    """Start the JVM and Saxon now (a server's warm-up) rather than with the first document."""
+    _java()
 
 
 def _java() -> _Jvm:
     global _jvm
+    if _exiting:
+        raise RuntimeError("the interpreter is exiting: no more calls into the JVM")
+    if _jvm is not None:
+        return _jvm
     with _lock:
         if _jvm is None:
             _jvm = _Jvm()
@@ -204,7 +339,7 @@ class JavaStylesheet:
 
     def run(self, document: JavaDocument) -> str:
         """The SVRL (or ``ev:runtime-error``) as a string."""
-        jvm = self._jvm
+        jvm = _java()
         writer = jvm.string_writer()
         try:
             transformer = self._executable.load30()
@@ -246,7 +381,12 @@ class JavaEngine:
 
     def compile(self, path: Path, checksum: str) -> JavaStylesheet:
         key = (path.resolve(), checksum)
-        with _lock:
+        cached = _compiled.get(key)
+        if cached is not None:
+            return cached
+        with _lock:  # one lock per stylesheet: threads compile different stylesheets at once (2 cores, 2 syntaxes)
+            own = _compiling.setdefault(key, threading.Lock())
+        with own:
             cached = _compiled.get(key)
             if cached is not None:
                 return cached

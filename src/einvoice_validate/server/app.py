@@ -6,7 +6,8 @@ Built on Starlette (a small, well-kept ASGI toolkit: routing, requests, response
 templates) and served by uvicorn (:mod:`.run`); :func:`create_app` returns a plain ASGI application, so a user can
 mount it in their own ASGI server instead. Validation runs in the worker pool (:class:`~einvoice_validate.Pool`):
 the event loop only reads bodies and writes answers. The application answers at once: while the pool starts
-(its workers compile the packs), health is ``503 starting`` and a document ``503 invoice.busy``.
+(its workers start, and compile the packs named by ``prepare``), health is ``503 starting`` and a document
+``503 invoice.busy``.
 """
 
 from __future__ import annotations
@@ -84,13 +85,10 @@ class Service:
             workers=settings.workers,
             queue_size=settings.queue_size,
             max_documents=settings.max_documents,
-            document_timeout=settings.document_timeout,
             retry_after=settings.retry_after,
-            prepare=settings.prepare or True,
-            rules_home=settings.rules_home,
-            limits=settings.limits,
-            xsd_gate=settings.xsd_gate,
-            validator_options=settings.validator_options,
+            prepare=settings.prepare,
+            background=settings.background,
+            options=settings.options,
         )
         self.watchdog = Watchdog(self.pool.worker_pids, settings.stall_timeout)
         self.starting = False  # the lifespan is starting the pool
@@ -117,10 +115,12 @@ class Service:
     async def start(self) -> None:
         """Start the pool in a thread (the server answers meanwhile), logging progress every 5 seconds."""
         t0 = time.monotonic()
+        background = self.settings.background
         log.info(
-            "starting the worker pool: %s; compiling %s",
+            "starting the worker pool: %s; compiling before ready: %s; in the background: %s",
             self.pool.stats(),
-            ", ".join(self.settings.prepare) or "every pack",
+            ", ".join(self.settings.prepare) or "none (each profile on its first document)",
+            "every profile" if background is True else ", ".join(background or ()) or "none",
         )
         progress = asyncio.create_task(self._progress(t0))
         self.starting = True

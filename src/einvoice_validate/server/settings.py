@@ -5,9 +5,9 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits
+from ..options import Options
 
 __all__ = ["ServerSettings", "is_loopback"]
 
@@ -20,7 +20,8 @@ class ServerSettings:
 
     Attributes:
         host, port: where to listen. Without keys the server refuses any host but a loopback address.
-        workers: worker processes validating (default: one per core).
+        workers: threads (saxon-java) or worker processes (saxonc) validating (default: one per core; see
+            :class:`~einvoice_validate.Pool`).
         queue_size: documents that may wait for a worker; beyond it ``503 invoice.busy`` (default 8 per worker).
         retry_after: seconds in ``Retry-After`` of a busy answer (503); a lockout (429) sends its remaining time.
 
@@ -56,19 +57,24 @@ class ServerSettings:
             not yet in the table is not counted until entries expire: it is never locked out for that, and a
             client presenting a valid key is never refused by the table's size.
 
-        The workers:
+        The workers (``options.document_timeout``: seconds a document may take, see ``options`` below):
 
-        document_timeout: seconds a worker may spend on one document before it is stopped (``500 server.error``).
         stall_timeout: a worker process that cannot run (stopped: SIGSTOP, a debugger, a frozen cgroup) for this
             many seconds: the requests it may hold are answered ``500 server.error``, and health says
-            ``degraded`` (503) until it runs again (default 10).
-        max_documents: a worker is replaced after this many documents (bounds the SaxonC heap's growth).
+            ``degraded`` (503) until it runs again (default 10). In thread mode there is no worker process to
+            stop; a thread that overruns ``document_timeout`` is stopped by the pool
+            (:mod:`~einvoice_validate.pool`).
+        max_documents: a worker process is replaced after this many documents (bounds the SaxonC heap's growth;
+            default: 5,000 on saxonc, never on saxon-java).
         shutdown_grace: seconds in-flight requests get to finish after SIGTERM.
         keys_file: the access keys (checksums only); None: no keys, loopback only.
-        prepare: profiles whose packs every worker compiles before the server is ready (empty: all).
-        limits, xsd_gate: as for :class:`~einvoice_validate.Validator`.
-        rules_home: where the packs are installed (default: the library's).
-        validator_options: further keywords for every worker's Validator (passed through untouched).
+        prepare: profiles whose packs are compiled before the server is ready (default: none: the server is ready
+            in about a second, and the first request of a profile waits while its packs compile).
+        background: profiles compiled right after start, while requests are taken (True: every profile).
+        options: the validators' :class:`~einvoice_validate.Options`: ``rules_home``, ``limits``, ``xsd_gate``,
+            ``engine`` (default: saxon-java when installed, else saxonc), ``document_timeout`` (seconds a document
+            may take: ``500 server.error``, reason ``timeout``), ``mode`` (threads or processes), ... The
+            properties ``rules_home``, ``limits``, ``xsd_gate`` and ``document_timeout`` read them.
     """
 
     host: str = "127.0.0.1"
@@ -94,16 +100,29 @@ class ServerSettings:
     lockout_seconds: float = 60.0
     lockout_max_addresses: int = 100_000
     # the workers
-    document_timeout: float = 120.0
     stall_timeout: float = 10.0
-    max_documents: int = 5_000
+    max_documents: int | None = None
     shutdown_grace: float = 30.0
     keys_file: Path | None = None
     prepare: tuple[str, ...] = ()
-    limits: Limits = DEFAULT_LIMITS
-    xsd_gate: bool = False
-    rules_home: Path | None = None
-    validator_options: dict[str, Any] = field(default_factory=dict)
+    background: bool | tuple[str, ...] = ()
+    options: Options = field(default_factory=Options)
+
+    @property
+    def rules_home(self) -> Path | None:
+        return self.options.rules_home
+
+    @property
+    def limits(self) -> Limits:
+        return self.options.limits
+
+    @property
+    def xsd_gate(self) -> bool:
+        return self.options.xsd_gate
+
+    @property
+    def document_timeout(self) -> float:
+        return self.options.document_timeout
 
     def __post_init__(self) -> None:
         positive = {
