@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import Severity, Validator
+from einvoice_validate import ProfileError, Severity, Validator
 from einvoice_validate.cli import main
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.validator import GENERIC_PROFILE_NOTE, NEAR_MISS
@@ -119,8 +119,9 @@ def test_strict_callers_make_it_an_error(registry: Registry) -> None:
     (miss,) = [f for f in report.findings if f.rule_id == NEAR_MISS]
     assert miss.severity is Severity.ERROR and miss.flag == "error"
     assert report.valid is False and report.accepted is False
-    with pytest.raises(ValueError, match="near_miss"):
+    with pytest.raises(ProfileError, match="near_miss") as info:  # checked with the other options (Options)
         Validator(rules_home=registry.home, near_miss=Severity.INFO)
+    assert info.value.code == "request.invalid-parameter"
 
 
 def test_plain_unknown_ids_keep_the_documented_fallback(validator: Validator) -> None:

@@ -13,7 +13,16 @@ from typing import Any, get_type_hints
 
 import pytest
 
-from einvoice_validate import BatchValidator, Limits, Options, ProfileError, Validator, iter_validate, validate_many
+from einvoice_validate import (
+    BatchValidator,
+    Limits,
+    Options,
+    ProfileError,
+    Severity,
+    Validator,
+    iter_validate,
+    validate_many,
+)
 from einvoice_validate.cli import DEFAULTS, main
 from einvoice_validate.errors import REASONS
 from einvoice_validate.options import OptionArgs
@@ -48,6 +57,8 @@ BAD: list[tuple[str, object, str]] = [
     ("mode", "fibres", "option"),
     ("version_not_installed", "INFO", "option"),
     ("version_not_installed", "error", "option"),
+    ("near_miss", "INFO", "option"),
+    ("near_miss", Severity.INFO, "option"),
     ("no_such_option", True, "option"),
 ]
 
@@ -90,6 +101,7 @@ def _pool(**kw: Any) -> Any:
         ("rules_date", "yesterday", "rules-date"),
         ("profile", "nope", "profile-unknown"),
         ("version_not_installed", "INFO", "option"),
+        ("near_miss", "INFO", "option"),
     ],
 )
 def test_every_entry_point_checks_its_options_at_once(entry: str, name: str, value: object, reason: str) -> None:
