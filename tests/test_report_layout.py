@@ -58,6 +58,7 @@ def _report(*findings: Finding) -> Report:
         findings=findings,
         valid=not any(f.severity is Severity.ERROR for f in findings),
         accepted=None,
+        engine="saxonc",
         timings_ms={},
     )
 
