@@ -53,7 +53,7 @@ from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
 from . import routing
 from .routing import Route, choose, sniff_syntax
-from .slot import Job, Outcome, ProcessSlot, Slot, ThreadSlot, Validated, Watchdog, validate_here
+from .slot import Job, Outcome, ProcessSlot, Rendered, Slot, ThreadSlot, Validated, Watchdog, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, worker_env
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]
@@ -429,6 +429,7 @@ def _result(job: Job, outcome: Outcome) -> BatchResult | BaseException:
         return BatchResult(index=job.index, source=job.name, report=outcome, error=None)
     if isinstance(outcome, Validated):
         return BatchResult(index=job.index, source=job.name, report=outcome.report(), error=None)
+    assert not isinstance(outcome, Rendered), "a batch shows no pages"
     if isinstance(outcome, RulesetError) or not isinstance(outcome, Exception):
         return outcome
     return _error_result(job.index, job.name, _as_error(outcome))

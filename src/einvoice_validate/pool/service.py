@@ -1,5 +1,6 @@
 """The service pool: validation on all cores for a server or any long-running process, from asyncio
-(``await pool.validate(data)``) or from threads (``pool.submit(data).result()``).
+(``await pool.validate(data)``) or from threads (``pool.submit(data).result()``); also the invoice shown as a
+page with its findings (``await pool.render(data, lang="de")``: the work of ``show``, done in a worker).
 
 Documents wait in one bounded queue; when it is full, :meth:`Pool.submit` raises
 :class:`~einvoice_validate.errors.PoolBusy` (``503 invoice.busy``, with ``retry_after``) at once instead of
@@ -47,10 +48,10 @@ from typing_extensions import Unpack
 from ..errors import EInvoiceValidateError, PoolBusy, WorkerDied
 from ..findings import Report
 from ..options import OptionArgs, Options, build_options
-from .slot import Job, Outcome, ProcessSlot, Slot, ThreadSlot, Validated, Watchdog, await_ready, validate_here
+from .slot import Job, Outcome, ProcessSlot, Rendered, Slot, ThreadSlot, Validated, Watchdog, await_ready, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
 
-__all__ = ["Pool", "Validated"]
+__all__ = ["Pool", "Rendered", "Validated"]
 
 log = logging.getLogger("einvoice_validate.pool")
 SAXONC_MAX_DOCUMENTS = 5_000
@@ -156,9 +157,11 @@ class Pool:
         self._started = True
 
     def _start_threads(self) -> None:
+        from ..render import Renderer
         from ..validator import Validator
 
         validator = Validator(options=self.options)
+        renderer = Renderer(validator)  # the viewer compiles on the first page
         if self._prepare:
             validator.prepare(*_names(self._prepare))
         from ..schematron._java import before_exit
@@ -172,7 +175,7 @@ class Pool:
                 self._take,
                 self._deliver,
                 self.document_timeout,
-                lambda job: validate_here(validator, job, True),
+                lambda job: validate_here(validator, job, True, renderer),
                 watchdog,
                 self.engine == "saxon-java",
             )
@@ -267,11 +270,14 @@ class Pool:
             PoolBusy: the queue is full (``invoice.busy``).
             RuntimeError: the pool was not started, or is closed.
         """
+        return self._submit(Job(0, name, bytes(data), profile), concurrent.futures.Future())
+
+    def _submit(self, job: Job, future: concurrent.futures.Future[Any]) -> concurrent.futures.Future[Any]:
         if not self._started or self._closed:
             raise RuntimeError("the pool is not running (start() it, or it was closed)")
-        future: concurrent.futures.Future[Validated] = concurrent.futures.Future()
+        job.ticket = future
         try:
-            self._queue.put_nowait(Job(0, name, bytes(data), profile, future))
+            self._queue.put_nowait(job)
         except queue.Full:
             raise PoolBusy(
                 f"{self.queue_size} documents are waiting for {self.workers} workers", retry_after=self.retry_after
@@ -294,6 +300,25 @@ class Pool:
             worker or an overrun: :class:`WorkerDied`).
         """
         return (await self.validate_json(data, profile=profile)).report()
+
+    async def render(
+        self, data: bytes | bytearray | memoryview, *, lang: str = "en", fmt: str = "html", profile: str | None = None
+    ) -> Rendered:
+        """Validate one document and show it as a page with its findings (:class:`~einvoice_validate.render.
+        Renderer`: ``lang`` de or en, ``fmt`` html or pdf), in a worker, without blocking the event loop. An
+        invalid invoice is a page; the errors are those of :meth:`validate` (``fmt="pdf"`` without the ``[pdf]``
+        extra in the workers: ``server.error``, reason ``internal``).
+
+        Raises:
+            ValueError: an unknown ``lang`` or ``fmt`` (checked here, before queueing).
+        """
+        from ..render import FORMATS, LANGS
+
+        if lang not in LANGS or fmt not in FORMATS:
+            raise ValueError(f"lang must be one of {', '.join(LANGS)} and fmt one of {', '.join(FORMATS)}")
+        job = Job(0, "document", bytes(data), profile, render=(lang, fmt))
+        future: concurrent.futures.Future[Rendered] = self._submit(job, concurrent.futures.Future())
+        return await asyncio.wrap_future(future)
 
     # --- state ------------------------------------------------------------------------------------------
 
@@ -348,8 +373,8 @@ class Pool:
         with self._lock:  # counted before the caller hears of it
             self._in_flight -= 1
             self._done += 1
-        future: concurrent.futures.Future[Validated] = job.ticket
-        if isinstance(outcome, Validated):
+        future: concurrent.futures.Future[Validated | Rendered] = job.ticket
+        if isinstance(outcome, Validated | Rendered):
             future.set_result(outcome)
         elif isinstance(outcome, Report):  # not produced by a pool's slots (they answer JSON); kept for safety
             future.set_result(Validated(outcome.model_dump_json(by_alias=True).encode(), None))

@@ -28,13 +28,28 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EInvoiceValidateError, RulesetError, WorkerDied
 from ..findings import Report
 from .worker import Reply, WorkerConfig, WorkerProcess, recv, send
 
-__all__ = ["Done", "Job", "Outcome", "ProcessSlot", "Slot", "Take", "ThreadSlot", "Validated", "Watchdog"]
+if TYPE_CHECKING:
+    from ..render import Renderer
+
+__all__ = [
+    "Done",
+    "Job",
+    "Outcome",
+    "ProcessSlot",
+    "Rendered",
+    "Slot",
+    "Take",
+    "ThreadSlot",
+    "Validated",
+    "Watchdog",
+    "produce",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +65,21 @@ class Validated:
         return Report.model_validate_json(self.report_json)
 
 
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A document shown (:class:`~einvoice_validate.render.Renderer`): the page (``content``, of type
+    ``media_type``: HTML or PDF, the findings on it) and the sha256 of the bytes shown."""
+
+    content: bytes
+    media_type: str
+    sha256: str | None
+
+
 @dataclass(slots=True, eq=False)
 class Job:
     """One document for a slot: ``payload`` is a path (read by the worker) or the bytes; ``ticket`` is the
-    runner's (a future, a batch's number)."""
+    runner's (a future, a batch's number); ``render``: ``(lang, fmt)`` to show the document as a page
+    (:class:`Rendered`) instead of validating it (:class:`Validated`)."""
 
     index: int
     name: str
@@ -61,11 +87,12 @@ class Job:
     profile: str | None = None
     ticket: Any = None
     syntax: str | None = field(default=None)
+    render: tuple[str, str] | None = None
 
 
-Outcome = Report | Validated | BaseException
-"""A report (thread slots of a batch), a :class:`Validated` (process slots; thread slots of a pool), or the
-exception that stands for the document (an :class:`EInvoiceValidateError`, else a bug)."""
+Outcome = Report | Validated | Rendered | BaseException
+"""A report (thread slots of a batch), a :class:`Validated` or :class:`Rendered` (process slots; thread slots of
+a pool), or the exception that stands for the document (an :class:`EInvoiceValidateError`, else a bug)."""
 Take = Callable[["Slot"], "Job | None"]
 """Blocks until the slot's next job; None stops the slot."""
 Done = Callable[["Slot", Job, Outcome], None]
@@ -220,7 +247,7 @@ class ProcessSlot(Slot):
                 self.proc = self._fresh()
             proc = self.proc
             try:
-                send(proc.stdin, (job.index, job.name, job.payload, job.profile))
+                send(proc.stdin, (job.index, job.name, job.payload, job.profile, job.render))
             except OSError:
                 proc.process.kill()  # it died (or is dying) before it took the document
                 proc.close(timeout=1.0)
@@ -253,7 +280,8 @@ class ProcessSlot(Slot):
             return WorkerDied(f"the worker process validating {job.name} died (exit code {code})")
         _, status, body = reply
         if status == "ok":
-            return Validated(body[0], body[1])
+            assert isinstance(body, Validated | Rendered)
+            return body
         if status == "error":
             assert isinstance(body, EInvoiceValidateError)
             return body
@@ -325,8 +353,8 @@ def await_ready(proc: WorkerProcess, config: WorkerConfig) -> None:
 # --- threads over one shared validator --------------------------------------------------------------------------
 
 
-Work = Callable[[Job], "Report | Validated"]
-"""What a thread slot does with a job (validate it with the shared validator)."""
+Work = Callable[[Job], "Report | Validated | Rendered"]
+"""What a thread slot does with a job (validate or render it with the shared validator)."""
 
 
 class ThreadSlot(Slot):
@@ -501,11 +529,25 @@ class Watchdog:
                 self._cond.wait(None if earliest is None else max(0.0, earliest - time.monotonic()) + 0.001)
 
 
-def validate_here(validator: Any, job: Job, as_json: bool) -> Report | Validated:
-    """A thread slot's work: ``job`` validated by the shared ``validator``; as JSON for a pool (serialised in
-    the validating thread, not in the caller's)."""
+def validate_here(
+    validator: Any, job: Job, as_json: bool, renderer: Renderer | None = None
+) -> Report | Validated | Rendered:
+    """A thread slot's work: ``job`` validated by the shared ``validator`` (a batch: the report); for a pool,
+    :func:`produce` (serialised in the validating thread, not in the caller's)."""
+    if as_json:
+        return produce(validator, job, renderer)
     report: Report = validator.validate(job.payload, profile=job.profile)
-    if not as_json:
-        return report
+    return report
+
+
+def produce(validator: Any, job: Job, renderer: Renderer | None = None) -> Validated | Rendered:
+    """What a pool's worker (a thread, or a worker process) makes of ``job``: its report as JSON, or, for a
+    ``job.render``, its page made by ``renderer`` (built over ``validator``)."""
     digest = hashlib.sha256(job.payload).hexdigest() if isinstance(job.payload, bytes) else None
-    return Validated(report.model_dump_json(by_alias=True).encode(), digest)
+    if job.render is None:
+        report: Report = validator.validate(job.payload, profile=job.profile)
+        return Validated(report.model_dump_json(by_alias=True).encode(), digest)
+    assert renderer is not None, "a page needs a renderer"
+    lang, fmt = job.render
+    shown = renderer.show(job.payload, lang=lang, fmt=fmt, profile=job.profile)  # type: ignore[arg-type]
+    return Rendered(shown.content, shown.media_type, digest)

@@ -11,7 +11,8 @@ shows as end-of-file on its pipe.
 Messages, parent -> worker: the :class:`WorkerConfig`, then one :data:`Task` per document; end-of-file stops
 the worker. Worker -> parent: with ``config.prepare``, first ``(-1, "ready", None)`` once every profile's packs
 are compiled (or ``(-1, "error", ...)``); then one :data:`Reply` per task:
-``(index, "ok", (report JSON bytes, sha256 of the document bytes or None))``,
+``(index, "ok", outcome)``, the outcome a :class:`~.slot.Validated` (report JSON bytes, sha256 of the document
+bytes or None) or, for a task with ``render``, a :class:`~.slot.Rendered` (the page; see :func:`~.slot.produce`),
 ``(index, "error", exception)`` for an :class:`EInvoiceValidateError` (pickled whole: same class, code, detail and
 reason, see ``EInvoiceValidateError.__reduce__``), or ``(index, "raise", traceback text)`` for an unexpected
 exception (a bug).
@@ -23,7 +24,6 @@ base name) equals it, so the tests can kill a worker deterministically.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import pickle
 import signal
@@ -63,8 +63,9 @@ class WorkerConfig:
     crash_on: str | None = None
 
 
-Task = tuple[int, str, "str | bytes", "str | None"]
-"""(index, name, payload: a path or the document's bytes, profile to force or None)."""
+Task = tuple[int, str, "str | bytes", "str | None", "tuple[str, str] | None"]
+"""(index, name, payload: a path or the document's bytes, profile to force or None, ``(lang, fmt)`` to render the
+document as a page or None to validate it)."""
 Reply = tuple[int, Literal["ok", "ready", "error", "raise"], Any]
 _HEADER = struct.Struct(">Q")
 
@@ -107,7 +108,10 @@ def worker_entry() -> None:
         config: WorkerConfig = recv(inp)
     except EOFError:
         return
+    from .slot import Job, produce
+
     validator: Any = None
+    renderer: Any = None  # a Renderer over the validator, built for the first page
     if config.prepare:
         ready: Reply
         try:
@@ -123,7 +127,7 @@ def worker_entry() -> None:
             return
     while True:
         try:
-            index, name, payload, profile = recv(inp)
+            index, name, payload, profile, render = recv(inp)
         except (EOFError, OSError):
             return  # the parent is done (or gone)
         if config.crash_on is not None and config.crash_on in (name, os.path.basename(name)):
@@ -132,9 +136,11 @@ def worker_entry() -> None:
         try:
             if validator is None:
                 validator = _build(config)
-            report = validator.validate(payload, profile=profile)
-            digest = hashlib.sha256(payload).hexdigest() if isinstance(payload, bytes) else None
-            reply = (index, "ok", (report.model_dump_json(by_alias=True).encode(), digest))
+            if render is not None and renderer is None:
+                from ..render import Renderer
+
+                renderer = Renderer(validator)
+            reply = (index, "ok", produce(validator, Job(index, name, payload, profile, render=render), renderer))
         except EInvoiceValidateError as exc:
             reply = (index, "error", exc.with_traceback(None))
         except Exception:

@@ -1,11 +1,13 @@
-"""The ASGI application: ``POST /v1/invoices/validate``, ``GET /v1/health``, problem documents for every error,
+"""The ASGI application: ``POST /v1/invoices/validate``, ``POST /v1/invoices/render`` (the invoice shown as a page
+with its findings), ``GET /v1/health``, problem documents for every error,
 and one access-log line per request. The endpoints are module-level functions reading the service's state
 (:class:`Service`, ``request.app.state.service``); the checks a request passes are in :mod:`.checks`.
 
 Built on Starlette (a small, well-kept ASGI toolkit: routing, requests, responses, lifespan; no ORM, no
 templates) and served by uvicorn (:mod:`.run`); :func:`create_app` returns a plain ASGI application, so a user can
-mount it in their own ASGI server instead. Validation runs in the worker pool (:class:`~einvoice_validate.Pool`):
-the event loop only reads bodies and writes answers. The application answers at once: while the pool starts
+mount it in their own ASGI server instead. Validation and rendering run in the worker pool
+(:class:`~einvoice_validate.Pool`): the event loop only reads bodies and writes answers; both document endpoints
+pass the same checks and limits (:func:`_on_document`). The application answers at once: while the pool starts
 (its workers start, and compile the packs named by ``prepare``), health is ``503 starting`` and a document
 ``503 invoice.busy``.
 """
@@ -16,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
@@ -27,8 +29,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
+from .._extras import MissingExtra, require
 from ..errors import EInvoiceValidateError, PoolBusy
-from ..pool import Pool, Validated
+from ..pool import Pool, Rendered, Validated
+from ..render import FORMATS, LANGS, MEDIA_TYPES
+from ..render.page import CSP
 from ..wire import PROBLEM_MEDIA_TYPE, problem, problem_for_error
 from . import checks
 from .access import KeyStore, Lockout
@@ -36,11 +41,22 @@ from .checks import BodyBudget, ClientGone, ClientSlots, Problem, Share
 from .settings import ServerSettings
 from .watchdog import Watchdog
 
-__all__ = ["HEALTH_PATH", "VALIDATE_PATH", "Service", "ValidationPool", "create_app"]
+__all__ = ["HEALTH_PATH", "PAGE_HEADERS", "RENDER_PATH", "VALIDATE_PATH", "Service", "ValidationPool", "create_app"]
 
 VALIDATE_PATH = "/v1/invoices/validate"
+RENDER_PATH = "/v1/invoices/render"
 HEALTH_PATH = "/v1/health"
 _HTTP_CODES = {404: "request.not-found", 405: "request.method-not-allowed"}
+
+PAGE_HEADERS = {
+    "Content-Security-Policy": f"{CSP}; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+}
+"""The headers of a page (render): no script and no fetch of any kind (the page's own inline styles and ``data:``
+images only), never framed, never sniffed as another type, never cached (it holds the invoice), no referrer
+when a reader follows one of the invoice's links."""
 
 access_log = logging.getLogger("einvoice_validate.access")
 log = logging.getLogger("einvoice_validate.server")
@@ -61,6 +77,8 @@ class ValidationPool(Protocol):
     def worker_pids(self) -> list[int]: ...
 
     async def validate_json(self, data: bytes, *, profile: str | None = None) -> Validated: ...
+
+    async def render(self, data: bytes, *, lang: str = ..., fmt: str = ..., profile: str | None = None) -> Rendered: ...
 
 
 class Service:
@@ -167,14 +185,21 @@ def _answer(request: Request, code: str, detail: str, headers: Mapping[str, str]
 # --- the endpoints ----------------------------------------------------------------------------------------------
 
 
-async def validate(request: Request) -> Response:
-    """``POST /v1/invoices/validate``: the report of the body's document, or a problem document."""
+Run = Callable[["ValidationPool", bytes, "str | None"], Awaitable[Response]]
+"""What a document endpoint does with the body: ``run(pool, body, profile)`` → the answer (the pool's work)."""
+
+
+async def _on_document(request: Request, plan: Callable[[Request], Run], parameters: tuple[str, ...] = ()) -> Response:
+    """What every document endpoint shares: the key, the endpoint's own checks (``plan``: ``Accept`` and its
+    ``parameters``; it returns what to do with the body), ``Content-Type`` and the query, readiness (``503
+    invoice.busy``), the client's slot, the body within its limits and the budget, the pool's work under the
+    watchdog (a full queue: ``503`` with ``Retry-After``); every failure a problem document."""
     service = _service(request)
     settings = service.settings
     try:
         checks.authorize(request, service.keys, service.lockout, "invoices")
-        checks.check_accept(request)
-        profile = checks.check_content(request, service.profiles)
+        run = plan(request)
+        profile = checks.check_content(request, service.profiles, parameters)
         if not service.pool.ready:
             raise Problem(
                 "invoice.busy",
@@ -184,7 +209,7 @@ async def validate(request: Request) -> Response:
         with service.slots.hold(checks.client_of(request)), Share(service.budget) as share:
             body = await checks.read_body(request, share, settings.max_body_bytes, settings.body_timeout)
             try:
-                validated = await service.watchdog.guard(service.pool.validate_json(body, profile=profile))
+                return await service.watchdog.guard(run(service.pool, body, profile))
             except PoolBusy as exc:
                 raise Problem(exc.code, exc.detail, {"Retry-After": str(exc.retry_after)}) from None
     except Problem as p:
@@ -198,8 +223,47 @@ async def validate(request: Request) -> Response:
     except asyncio.CancelledError:
         service.unfinished += 1  # the shutdown's grace ran out
         raise
+
+
+async def validate(request: Request) -> Response:
+    """``POST /v1/invoices/validate``: the report of the body's document, or a problem document."""
+    return await _on_document(request, _plan_report)
+
+
+def _plan_report(request: Request) -> Run:
+    checks.check_accept(request)
+    return _report
+
+
+async def _report(pool: ValidationPool, body: bytes, profile: str | None) -> Response:
+    validated = await pool.validate_json(body, profile=profile)
     headers = {"X-Document-SHA256": validated.sha256 or ""}
     return Response(validated.report_json, media_type="application/json", headers=headers)
+
+
+async def render(request: Request) -> Response:
+    """``POST /v1/invoices/render?lang=de|en&format=html|pdf``: the body's document shown as one self-contained
+    page with its findings (an invalid invoice too), or a problem document (as for validate)."""
+    return await _on_document(request, _plan_page, ("lang", "format"))
+
+
+def _plan_page(request: Request) -> Run:
+    lang = checks.check_choice(request, "lang", LANGS, "en")
+    fmt = checks.check_choice(request, "format", FORMATS, "html")
+    media_type = MEDIA_TYPES[fmt]
+    checks.check_accept(request, (media_type,))
+    if fmt == "pdf":
+        try:
+            require("pdf", "format=pdf")  # before the body is read (the workers run this same interpreter)
+        except MissingExtra as exc:
+            raise Problem("request.not-acceptable", f"this server cannot make PDF pages: {exc}") from None
+
+    async def page(pool: ValidationPool, body: bytes, profile: str | None) -> Response:
+        rendered = await pool.render(body, lang=lang, fmt=fmt, profile=profile)
+        headers = {"X-Document-SHA256": rendered.sha256 or "", **PAGE_HEADERS}
+        return Response(rendered.content, media_type=rendered.media_type, headers=headers)
+
+    return page
 
 
 async def health(request: Request) -> Response:
@@ -263,6 +327,7 @@ def create_app(settings: ServerSettings | None = None, *, pool: ValidationPool |
     app = Starlette(
         routes=[
             Route(VALIDATE_PATH, validate, methods=["POST"]),
+            Route(RENDER_PATH, render, methods=["POST"]),
             Route(HEALTH_PATH, health, methods=["GET"]),
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},

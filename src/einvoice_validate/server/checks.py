@@ -25,6 +25,7 @@ __all__ = [
     "Share",
     "authorize",
     "check_accept",
+    "check_choice",
     "check_content",
     "client_of",
     "presented_key",
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 XML_TYPES = ("application/xml", "text/xml", "application/pdf")  # PDF: ZUGFeRD / Factur-X (envelopes/pdf.py)
-_JSON_ACCEPTED = ("*/*", "application/*", "application/json", "application/problem+json")
+JSON_ANSWERS = ("application/json", "application/problem+json")
 
 
 class Problem(Exception):
@@ -94,8 +95,10 @@ def _locked(seconds: float) -> Problem:
     )
 
 
-def check_accept(request: Request) -> None:
-    """The answers are JSON: an ``Accept`` that excludes it is ``406``."""
+def check_accept(request: Request, answers: tuple[str, ...] = JSON_ANSWERS) -> None:
+    """The answer is of one of the media types ``answers`` (default: JSON): an ``Accept`` that excludes them all
+    (neither they, nor their ``type/*``, nor ``*/*`` with a q above 0) is ``406``."""
+    accepted = {"*/*"} | {m.split(";")[0].strip() for m in answers} | {m.split("/")[0] + "/*" for m in answers}
     accept = request.headers.get("accept")
     if accept is None:
         return
@@ -107,13 +110,14 @@ def check_accept(request: Request) -> None:
             if name.strip() == "q":
                 with contextlib.suppress(ValueError):
                     q = float(value)
-        if media.strip().lower() in _JSON_ACCEPTED and q > 0:
+        if media.strip().lower() in accepted and q > 0:
             return
-    raise Problem("request.not-acceptable", "the answers are JSON (application/json, application/problem+json)")
+    raise Problem("request.not-acceptable", f"the answer is {' or '.join(answers)}, which the Accept header excludes")
 
 
-def check_content(request: Request, profiles: set[str]) -> str | None:
-    """``Content-Type``, ``Content-Encoding`` and the query; the profile asked for (None: detect it)."""
+def check_content(request: Request, profiles: set[str], parameters: tuple[str, ...] = ()) -> str | None:
+    """``Content-Type``, ``Content-Encoding`` and the query (``profile`` and the endpoint's own ``parameters``);
+    the profile asked for (None: detect it)."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media not in XML_TYPES:
         wanted = " or ".join(XML_TYPES)
@@ -129,13 +133,21 @@ def check_content(request: Request, profiles: set[str]) -> str | None:
             f"Content-Encoding {encoding} is not accepted: send the document as it is (a PDF or XML file compresses "
             "itself or needs no compression)",
         )
-    unknown = set(request.query_params) - {"profile"}
+    unknown = set(request.query_params) - {"profile", *parameters}
     if unknown:
         raise Problem("request.invalid-parameter", f"unknown parameter(s): {', '.join(sorted(unknown))}")
     profile = request.query_params.get("profile")
     if profile is not None and profile not in profiles:
         raise Problem("request.invalid-parameter", f"unknown profile {profile}; known: {', '.join(sorted(profiles))}")
     return profile
+
+
+def check_choice(request: Request, name: str, choices: tuple[str, ...], default: str) -> str:
+    """The query parameter ``name``: one of ``choices`` (``default`` when absent), else ``400``."""
+    value = request.query_params.get(name, default)
+    if value not in choices:
+        raise Problem("request.invalid-parameter", f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
 
 
 class ClientSlots:
