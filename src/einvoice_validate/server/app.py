@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
+from .._version import __version__
 from ..errors import EInvoiceValidateError, PoolBusy
 from ..pool import Pool, Validated
 from ..wire import PROBLEM_MEDIA_TYPE, problem, problem_for_error
