@@ -67,6 +67,7 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/ruff format --check src tests tools benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache  # the layer contracts of pyproject.toml [tool.importlinter]
 
 ## the wheel, installed into a fresh virtual environment outside the repository, validates the examples
 wheel-smoke: $(VENV)/.installed

@@ -28,10 +28,11 @@ from einvoice_validate import Report, Validator
 from einvoice_validate.cli import main
 from einvoice_validate.errors import ProfileError, RulesetError
 from einvoice_validate.france import french_markers
-from einvoice_validate.messages import catalogue, official_rule_texts
+from einvoice_validate.messages import catalogue
 from einvoice_validate.parse import load
 from einvoice_validate.profiles import match_profile
 from einvoice_validate.rulesets import Registry
+from einvoice_validate.rulesets.catalogue import official_rule_texts
 from einvoice_validate.rulesets.prepare import (
     DEFAULT_STEPS,
     assigned_id,

@@ -30,9 +30,10 @@ from lxml import etree
 from einvoice_validate import Report, Validator
 from einvoice_validate.cli import main
 from einvoice_validate.errors import ProfileError
-from einvoice_validate.messages import NATIONAL_PACKS, catalogue, official_rule_texts
+from einvoice_validate.messages import catalogue
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
+from einvoice_validate.rulesets.catalogue import NATIONAL_PACKS, official_rule_texts
 from einvoice_validate.rulesets.prepare import (
     DEFAULT_STEPS,
     bracketed_id,

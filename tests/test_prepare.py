@@ -21,6 +21,7 @@ from lxml import etree
 from einvoice_validate import RulesetError, Validator
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import InstalledPack, Registry, install
+from einvoice_validate.rulesets.installer import prepare_pack
 from einvoice_validate.rulesets.prepare import (
     DEFAULT_STEPS,
     PREPARATION_VERSION,
@@ -28,7 +29,6 @@ from einvoice_validate.rulesets.prepare import (
     STEPS,
     PreparationError,
     _union,
-    prepare_pack,
     prepare_stylesheet,
     read_index,
     step_versions,

@@ -21,13 +21,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from einvoice_validate.messages import (  # noqa: E402
-    CATALOGUE_DIR,
-    Variant,
+from einvoice_validate.messages import CATALOGUE_DIR, Variant, load_catalogue, natural_key  # noqa: E402
+from einvoice_validate.rulesets.catalogue import (  # noqa: E402
     catalogue_problems,
     family_file,
-    load_catalogue,
-    natural_key,
     official_rule_texts,
     write_catalogue_file,
 )

@@ -37,14 +37,8 @@ sys.path.insert(0, str(REPO / "tools"))
 
 from catalogue_france_rules import DIAG_WORDS, MAPS, RULES, TERMS  # noqa: E402
 
-from einvoice_validate.messages import (  # noqa: E402
-    CATALOGUE_DIR,
-    Variant,
-    load_catalogue,
-    natural_key,
-    official_rule_texts,
-    write_catalogue_file,
-)
+from einvoice_validate.messages import CATALOGUE_DIR, Variant, load_catalogue, natural_key  # noqa: E402
+from einvoice_validate.rulesets.catalogue import official_rule_texts, write_catalogue_file  # noqa: E402
 from einvoice_validate.rulesets.registry import Registry  # noqa: E402
 
 TARGET = CATALOGUE_DIR / "france.toml"

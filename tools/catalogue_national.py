@@ -38,16 +38,8 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import catalogue_syntax_de as syntax  # noqa: E402
 
-from einvoice_validate.messages import (  # noqa: E402
-    CATALOGUE_DIR,
-    NATIONAL_PACKS,
-    Variant,
-    load_catalogue,
-    natural_key,
-    official_rule_texts,
-    terms_in,
-    write_catalogue_file,
-)
+from einvoice_validate.messages import CATALOGUE_DIR, Variant, load_catalogue, natural_key, terms_in  # noqa: E402
+from einvoice_validate.rulesets.catalogue import NATIONAL_PACKS, official_rule_texts, write_catalogue_file  # noqa: E402
 from einvoice_validate.rulesets.registry import Registry  # noqa: E402
 
 TARGET = CATALOGUE_DIR / "national.toml"

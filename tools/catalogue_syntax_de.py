@@ -32,7 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from einvoice_validate.messages import Variant, load_catalogue, write_catalogue_file  # noqa: E402
+from einvoice_validate.messages import Variant, load_catalogue  # noqa: E402
+from einvoice_validate.rulesets.catalogue import write_catalogue_file  # noqa: E402
 
 CATALOGUE_FILE = REPO / "rulesets" / "messages" / "en16931-syntax.toml"
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
 from ._extras import MissingExtra, SetupError
+from ._version import __version__
 from .api import default_validator, validate
 from .errors import EInvoiceValidateError, InputError, PoolBusy, ProfileError, RulesetError, WorkerDied
 from .findings import Finding, Message, Report, Severity

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from . import __version__
+from ._version import __version__
 from .errors import EInvoiceValidateError, RulesetError
 from .findings import Report
 from .parse import load

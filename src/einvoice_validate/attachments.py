@@ -12,7 +12,7 @@ and handing it to Saxon and scanning it another 5 ms. So:
   not accept, or cannot judge, is validated in full by libxml2 as before, so an invalid attachment gets exactly
   libxml2's finding;
 * the Schematron stage gets it cut to its leading whitespace and 64 more characters, for packs reviewed to read
-  an attachment only for whether it is empty (``schematron.engines.slimmed_text``).
+  an attachment only for whether it is empty (``schematron._shared.slimmed_text``).
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, get_args
 
-from . import __version__
 from ._extras import SetupError, require, require_dependency
+from ._version import __version__
 from .config import SETTINGS, ConfigError
 from .errors import EInvoiceValidateError
 from .findings import Severity

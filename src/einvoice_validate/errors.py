@@ -36,13 +36,19 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
         └── ruleset.install-failed        the installer could not fetch or copy a pack
 
 Batch validation (:mod:`einvoice_validate.pool.batch`) gives the same codes per document (a dead worker:
-``server.error`` with reason ``worker-died``). This module imports nothing of the package at import time (the
-message catalogue is looked up only when ``message`` is read).
+``server.error`` with reason ``worker-died``). This module imports nothing of the package but its texts,
+:mod:`einvoice_validate._error_texts` (which imports only the runtime catalogue and the ``Message`` model): every
+other module may import it, and it is the bottom of the house (``make lint`` checks this).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+# The texts (a leaf below this module: the catalogue's meaning of each code, the German of the details). An error's
+# message and wire form are rendered there; the tree itself holds no text but the English ``detail``.
+from ._error_texts import error_message as message_for_error
+from ._error_texts import error_object, message_for_code
 
 if TYPE_CHECKING:
     from .findings import Message
@@ -133,8 +139,6 @@ class EInvoiceValidateError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        from .wire import error_object
-
         return error_object(self.code, self.detail)
 
 
@@ -142,25 +146,6 @@ def _rebuild(cls: type[EInvoiceValidateError], code: str, detail: str, reason: s
     exc = cls.__new__(cls)
     EInvoiceValidateError.__init__(exc, code, detail, reason=reason)
     return exc
-
-
-def message_for_error(code: str, detail: str) -> Message:
-    """An error's message: the specific cause first, one sentence in English and one in German (the German of the
-    details the library writes is in :mod:`einvoice_validate.reports.words`, with the reports' other words)."""
-    from .reports.words import error_message
-
-    return error_message(code, detail)
-
-
-def message_for_code(code: str) -> Message:
-    """The English and German sentence for an error code (what it means in general)."""
-    from .findings import Message
-    from .messages import catalogue
-
-    try:
-        return catalogue().render_code(code)
-    except KeyError:
-        return Message(en=code, de=code)
 
 
 class InputError(EInvoiceValidateError):

@@ -19,6 +19,10 @@ finding's ``fr``, ``en`` and ``de`` are ours). ``terms`` (optional) overrides th
 At validation time :meth:`Catalogue.render` finds the variant whose official text matches the text the pack
 produced, takes the runtime values out of it and puts them into the other languages. The catalogue never invents
 a rule id: findings keep the id the pack gave.
+
+This module is the runtime look-up only (it imports nothing of the package but the ``Message`` model and where the
+bundled data lies); writing and checking the catalogue from the installed packs' stylesheets is
+:mod:`einvoice_validate.rulesets.catalogue` (the catalogue tools in ``tools/`` and the tests).
 """
 
 from __future__ import annotations
@@ -26,36 +30,26 @@ from __future__ import annotations
 import re
 import threading
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from ._bundled import bundled_dir
 from .findings import Message
-from .rulesets.manifest import bundled_dir
-
-if TYPE_CHECKING:
-    from lxml import etree
-
-    from .rulesets.registry import Registry
 
 __all__ = [
     "CATALOGUE_DIR",
-    "NATIONAL_PACKS",
     "PLACEHOLDER",
     "SAME_TEXT_ALLOWED",
     "Catalogue",
     "Rendered",
     "Variant",
     "catalogue",
-    "catalogue_problems",
-    "family_file",
     "load_catalogue",
     "natural_key",
-    "official_rule_texts",
     "split_label",
     "terms_in",
-    "write_catalogue_file",
 ]
 
 CATALOGUE_DIR = bundled_dir() / "messages"
@@ -318,149 +312,3 @@ def catalogue() -> Catalogue:
         if not _catalogue:
             _catalogue.append(Catalogue(files=sorted(CATALOGUE_DIR.glob("*.toml"))))
         return _catalogue[0]
-
-
-def catalogue_problems(cat: Catalogue) -> list[str]:
-    """What a translator must still fix: empty texts, a German text equal to the English one, placeholders or
-    BT/BG ids that differ between the languages. The test suite and ``tools/catalogue.py lint`` use this."""
-    problems = []
-    for rule_id, variants in cat.entries.items():
-        for v in variants:
-            texts = {lang: v.text(lang) for lang in ("en", "de", "ro", "fr")}
-            where = f"{rule_id} ({v.official[:50]}...)"
-            for lang in ("en", "de"):
-                if not (texts[lang] or "").strip():
-                    problems.append(f"{where}: no {lang} text")
-            if v.lang == "ro+en" and not (v.ro or "").strip():
-                problems.append(f"{where}: no ro text")
-            present = {k: t for k, t in texts.items() if t}
-            if present.get("en") and present.get("en") == present.get("de") and rule_id not in SAME_TEXT_ALLOWED:
-                problems.append(f"{where}: de equals en")
-            holders = {k: sorted(set(PLACEHOLDER.findall(t))) for k, t in present.items()}
-            if len({tuple(h) for h in holders.values()}) > 1:
-                problems.append(f"{where}: placeholders differ {holders}")
-            # BT/BG ids: en and de must name the same ones (CIUS-RO's two halves sometimes differ upstream)
-            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k not in ("ro", "fr")}
-            if len({tuple(t) for t in terms.values()}) > 1:
-                problems.append(f"{where}: BT/BG ids differ {terms}")
-    return problems
-
-
-# --- the official texts of installed packs (used by tools/catalogue.py and the coverage tests) -------------
-
-_XSL = "{http://www.w3.org/1999/XSL/Transform}"
-_SVRL = "{http://purl.oclc.org/dsdl/svrl}"
-
-
-def _template(text_el: etree._Element) -> str:
-    parts: list[str] = []
-    counter = [0]
-
-    def walk(el: etree._Element) -> None:
-        parts.append(el.text or "")
-        for child in el:
-            if child.tag == _XSL + "value-of":
-                counter[0] += 1
-                parts.append(f"{{{counter[0]}}}")
-            elif isinstance(child.tag, str):
-                walk(child)
-            parts.append(child.tail or "")
-
-    walk(text_el)
-    return split_label("".join(parts))
-
-
-def _rule_id(el: etree._Element) -> str | None:
-    rid = el.get("id")
-    if rid is None:
-        attr = el.find(_XSL + "attribute[@name='id']")
-        rid = "".join(str(t) for t in attr.itertext()).strip() if attr is not None else None
-    return rid
-
-
-def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
-    """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
-    from lxml import etree
-
-    from .rulesets.prepare import assigned_id
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-    for pack in registry.installed():
-        if pack.manifest.kind != "schematron" or pack.manifest.provided_by == "user":
-            continue  # user packs carry their own texts (or keep their SVRL text)
-        tree = etree.parse(str(pack.entry("stylesheet")), parser)
-        seen: set[tuple[str, str]] = set()
-        for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
-            text_el = el.find(_SVRL + "text")
-            if text_el is None:
-                continue
-            template = _template(text_el)
-            # The id the preparation gives an id-less "not used" report or an id-less assertion with a bracketed id
-            # (rulesets.prepare, name-not-used-reports, name-bracketed-asserts).
-            rid = assigned_id(_rule_id(el), "".join(str(t) for t in text_el.itertext()))
-            if rid is None:
-                continue
-            key = (rid, template)
-            if key not in seen:
-                seen.add(key)
-                yield pack.key, rid, key[1]
-
-
-_FAMILIES: tuple[tuple[str, str], ...] = (
-    (r"^BR-(S|Z|E|AE|IC|G|O|AF|AG|IP|IG|B)-", "en16931-vat.toml"),
-    (r"^(UBL|CII)-(SR|CR|DT)-", "en16931-syntax.toml"),
-    (r"^BR-(RO|DEC-RO)", "cius-ro.toml"),
-    (r"^(BR-DE-|BR-DEX-|BR-TMP-|PEPPOL-)", "xrechnung.toml"),
-    (r"^BR-", "en16931-business.toml"),
-)
-
-
-NATIONAL_PACKS = ("ubl-be@", "si-ubl@", "nlcius-cii@", "cius-pt@")
-"""The national CIUS packs (issue 22), as key prefixes: their texts not found elsewhere are in ``national.toml``."""
-
-
-def family_file(rule_id: str, pack_key: str) -> str:
-    """Which catalogue file holds a rule's entries (CIUS-RO's own texts of CEN rules go to ``cius-ro.toml``)."""
-    if pack_key.startswith(NATIONAL_PACKS):  # also their own texts of CEN, UBL and Peppol rules
-        return "national.toml"
-    if pack_key.startswith("cius-ro") and not rule_id.startswith(("UBL-", "CII-")):
-        return "cius-ro.toml"
-    if pack_key.startswith("peppol-bis") and not rule_id.startswith(("BR-", "UBL-", "CII-")):
-        return "peppol.toml"  # the Peppol rules and their national rules (Peppol's texts of PEPPOL-* ids too)
-    if pack_key.startswith("zugferd-"):  # the Factur-X packs' own texts, also of the EN 16931 rules they restate
-        return "facturx.toml"
-    if pack_key.startswith("fr-"):  # FNFE-MPE's French rules, and their texts of the CEN / Factur-X rules they copy
-        return "france.toml"
-    for pattern, name in _FAMILIES:
-        if re.match(pattern, rule_id):
-            return name
-    return "other.toml"
-
-
-def _toml_string(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
-
-
-def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -> None:
-    """Write entries in the canonical form (``[[ID]]`` tables, fields in a fixed order)."""
-    lines = [
-        f"# Message catalogue: {path.stem}. Written by the project; format in src/einvoice_validate/messages.py.",
-        "",
-    ]
-    for rule_id, variants in entries.items():
-        for v in variants:
-            key = rule_id if re.fullmatch(r"[A-Za-z0-9_-]+", rule_id) else _toml_string(rule_id)
-            lines.append(f"[[{key}]]")
-            lines.append(f"official = {_toml_string(v.official)}")
-            if v.lang != "en":
-                lines.append(f"lang = {_toml_string(v.lang)}")
-            for name in ("ro", "en", "de"):
-                value = getattr(v, name)
-                if value is not None:
-                    lines.append(f"{name} = {_toml_string(value)}")
-            if v.terms is not None:
-                lines.append("terms = [" + ", ".join(_toml_string(t) for t in v.terms) + "]")
-            lines.append("")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines), encoding="utf-8")

@@ -202,7 +202,7 @@ def _assertions(registry: Registry, rule_ids: Sequence[str]) -> dict[str, list[A
     parsed once)."""
     from lxml import etree
 
-    from .messages import _rule_id, _template
+    from .rulesets.catalogue import rule_id_of, template_of
     from .rulesets.prepare import assigned_id
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
@@ -223,7 +223,7 @@ def _assertions(registry: Registry, rule_ids: Sequence[str]) -> dict[str, list[A
         for el in root.iter(f"{_SVRL}failed-assert", f"{_SVRL}successful-report"):
             text_el = el.find(f"{_SVRL}text")
             raw = "".join(str(t) for t in text_el.itertext()) if text_el is not None else ""
-            rid = assigned_id(_rule_id(el), raw)  # as the preparation names id-less assertions
+            rid = assigned_id(rule_id_of(el), raw)  # as the preparation names id-less assertions
             if rid not in found:
                 continue
             flag, test, context = _attr(el, "flag"), _attr(el, "test"), _context(el)
@@ -231,7 +231,7 @@ def _assertions(registry: Registry, rule_ids: Sequence[str]) -> dict[str, list[A
                 continue
             seen.add((rid, flag, test, context))
             kind: Literal["assert", "report"] = "assert" if el.tag == f"{_SVRL}failed-assert" else "report"
-            text = _template(text_el) if text_el is not None else ""
+            text = template_of(text_el) if text_el is not None else ""
             found[rid].append(Assertion(pack.key, kind, flag, context, test, text))
     return found
 

@@ -14,7 +14,7 @@ from datetime import date
 
 from typing_extensions import Unpack
 
-from . import __version__
+from ._version import __version__
 from .errors import ProfileError
 from .findings import Finding, Report, Severity, VersionChoice
 from .locations import Locator

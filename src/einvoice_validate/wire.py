@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
-from .errors import EInvoiceValidateError, RulesetError, message_for_error
+from ._error_texts import error_object
+from .errors import EInvoiceValidateError, RulesetError
 from .findings import Finding, Report
 
 __all__ = [
@@ -187,10 +188,3 @@ def invalid_invoice(report: Report, instance: str = ISSUE_INSTANCE) -> dict[str,
 def finding(f: Finding) -> dict[str, Any]:
     """The wire form of a finding (see the module docstring for its members)."""
     return f.model_dump(mode="json", by_alias=True)
-
-
-def error_object(code: str, detail: str) -> dict[str, Any]:
-    """The error object of the CLI's ``json``/``jsonl`` output and of ``to_dict()``:
-    ``{"code", "message": {"en", "de"}, "detail"}``, the message saying the specific cause (``detail``) in each
-    language (:func:`~einvoice_validate.errors.message_for_error`)."""
-    return {"code": code, "message": message_for_error(code, detail).model_dump(mode="json"), "detail": detail}

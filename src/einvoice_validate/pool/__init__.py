@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .batch import BatchError, BatchResult, BatchValidator, iter_validate, validate_many
-from .slot import Rendered, Validated
+from .job import Rendered, Validated
 from .worker import WorkerConfig
 
 if TYPE_CHECKING:

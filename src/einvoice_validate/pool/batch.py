@@ -52,8 +52,9 @@ from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
 from . import routing
+from .job import Job, Rendered, Validated
 from .routing import Route, choose, sniff_syntax
-from .slot import Job, Outcome, ProcessSlot, Rendered, Slot, ThreadSlot, Validated, Watchdog, validate_here
+from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, worker_env
 
 __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "validate_many"]

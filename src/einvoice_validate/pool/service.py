@@ -48,7 +48,8 @@ from typing_extensions import Unpack
 from ..errors import EInvoiceValidateError, PoolBusy, WorkerDied
 from ..findings import Report
 from ..options import OptionArgs, Options, build_options
-from .slot import Job, Outcome, ProcessSlot, Rendered, Slot, ThreadSlot, Validated, Watchdog, await_ready, validate_here
+from .job import Job, Rendered, Validated
+from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, await_ready, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
 
 __all__ = ["Pool", "Rendered", "Validated"]

@@ -11,8 +11,8 @@ shows as end-of-file on its pipe.
 Messages, parent -> worker: the :class:`WorkerConfig`, then one :data:`Task` per document; end-of-file stops
 the worker. Worker -> parent: with ``config.prepare``, first ``(-1, "ready", None)`` once every profile's packs
 are compiled (or ``(-1, "error", ...)``); then one :data:`Reply` per task:
-``(index, "ok", outcome)``, the outcome a :class:`~.slot.Validated` (report JSON bytes, sha256 of the document
-bytes or None) or, for a task with ``render``, a :class:`~.slot.Rendered` (the page; see :func:`~.slot.produce`),
+``(index, "ok", outcome)``, the outcome a :class:`~.job.Validated` (report JSON bytes, sha256 of the document
+bytes or None) or, for a task with ``render``, a :class:`~.job.Rendered` (the page; see :func:`~.job.produce`),
 ``(index, "error", exception)`` for an :class:`EInvoiceValidateError` (pickled whole: same class, code, detail and
 reason, see ``EInvoiceValidateError.__reduce__``), or ``(index, "raise", traceback text)`` for an unexpected
 exception (a bug).
@@ -108,7 +108,7 @@ def worker_entry() -> None:
         config: WorkerConfig = recv(inp)
     except EOFError:
         return
-    from .slot import Job, produce
+    from .job import Job, produce
 
     validator: Any = None
     renderer: Any = None  # a Renderer over the validator, built for the first page

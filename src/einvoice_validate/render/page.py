@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml import html as lxml_html
 
-from .. import __version__
+from .._version import __version__
 from ..findings import Finding, Report, Severity
 from ..locations import Locator
 from ..parse import Document

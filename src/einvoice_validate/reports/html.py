@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from html import escape
 from xml.sax.saxutils import quoteattr
 
-from .. import __version__
+from .._version import __version__
 from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, grouped, severity_counts
 from .words import WORDS, ignored_groups, ignored_summary, severity_label

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from .. import __version__
+from .._version import __version__
 from ..findings import Finding
 from . import Outcome, Tally
 from .words import ignored_groups, ignored_summary

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..findings import Finding, Severity
 from ..messages import PLACEHOLDER, catalogue
 from . import Outcome, Tally

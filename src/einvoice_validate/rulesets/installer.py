@@ -34,10 +34,10 @@ from ..errors import EInvoiceValidateError, RulesetError
 from .configuration import prepare_configuration
 from .download import Downloader, Fetcher, LocalFiles, ProgressCallback, local_candidates
 from .manifest import UNKNOWN_SHA256, Manifest
-from .prepare import prepare_pack_dir
+from .prepare import PreparedIndex, prepare_pack_dir
 from .registry import INSTALLED_MANIFEST, InstalledPack, Registry, sha256_file
 
-__all__ = ["MAX_MEMBER_BYTES", "AcceptanceCheck", "check_source", "install", "is_unpacked_layout"]
+__all__ = ["MAX_MEMBER_BYTES", "AcceptanceCheck", "check_source", "install", "is_unpacked_layout", "prepare_pack"]
 
 AcceptanceCheck = Callable[[InstalledPack], None]
 """Runs an installed pack's acceptance set; raises :class:`RulesetError` when the pack fails it."""
@@ -311,3 +311,23 @@ def _extract(manifest: Manifest, rel: str, archive: Path, url: str, member: str,
             f"pack {manifest.key}: file {rel} from {where} has sha256 {actual}, manifest says {expected}.{pinned}",
         )
     return actual
+
+
+def prepare_pack(pack: InstalledPack) -> PreparedIndex | None:
+    """(Re)write the prepared copies of an installed pack, after checking its official files.
+
+    For a pack installed by an older version: :func:`install` calls :func:`.prepare.prepare_pack_dir` itself. Returns
+    None for a pack without stylesheets (XSD); a configuration gets its scenarios read (:mod:`.configuration`)."""
+    if pack.manifest.kind == "xsd":
+        return None
+    for rel, expected in pack.files().items():
+        path = pack.directory / rel
+        if not path.is_file():
+            raise RulesetError("ruleset.missing", f"pack {pack.key}: file {rel} ({path}): not installed")
+        if hashlib.sha256(path.read_bytes()).hexdigest() != expected:
+            raise RulesetError("ruleset.corrupt", f"pack {pack.key}: file {rel} ({path}): sha256 differs")
+    if pack.manifest.kind == "configuration":
+        return prepare_configuration(pack.directory, pack.manifest)
+    return prepare_pack_dir(
+        pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key, pack.manifest.files
+    )

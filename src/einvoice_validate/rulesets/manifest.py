@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
+from .._bundled import bundled_dir
 from ..errors import RulesetError
 
 __all__ = [
@@ -142,7 +143,7 @@ class Manifest(BaseModel):
     """What a Schematron pack's findings depend on in the content of an embedded attachment (UBL
     ``cbc:EmbeddedDocumentBinaryObject``, CII ``ram:AttachmentBinaryObject``): ``emptiness`` (reviewed: no rule
     reads more than whether it is empty or whitespace, so Saxon may get it cut short, see
-    :func:`~einvoice_validate.schematron._saxon.slimmed_text`) or ``full`` (the default for a pack not reviewed)."""
+    :func:`~einvoice_validate.schematron._shared.slimmed_text`) or ``full`` (the default for a pack not reviewed)."""
 
     provided_by: Literal["official", "user"] = "official"
     """``user``: a pack the user provides in the rules home (:mod:`.user`), never downloaded or copied."""
@@ -259,18 +260,6 @@ def _check_url(url: str) -> str:
     if not url.startswith("https://") or len(url) < 10:
         raise ValueError(f"not an https address: {url!r}")
     return url
-
-
-def bundled_dir() -> Path:
-    """The folder with the project's own ruleset data (manifests, profiles).
-
-    In a wheel it is packaged as ``einvoice_validate/_rulesets``; in a source checkout it is the repository's
-    top-level ``rulesets/``.
-    """
-    packaged = Path(__file__).resolve().parents[1] / "_rulesets"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[3] / "rulesets"
 
 
 @lru_cache(maxsize=4)

@@ -127,7 +127,6 @@ from lxml import etree
 
 from ..errors import RulesetError
 from ..xpath_text import split_outside
-from .registry import InstalledPack
 
 __all__ = [
     "DEFAULT_STEPS",
@@ -146,7 +145,6 @@ __all__ = [
     "bracketed_id",
     "distribute_union_steps",
     "not_used_id",
-    "prepare_pack",
     "prepare_pack_dir",
     "prepare_stylesheet",
     "read_index",
@@ -1106,28 +1104,6 @@ def write_prepared(
     index = PreparedIndex(PREPARATION_VERSION, entries, steps)
     write_atomic(pack_dir / PREPARED_INDEX, index.to_json().encode("utf-8"))
     return index
-
-
-def prepare_pack(pack: InstalledPack) -> PreparedIndex | None:
-    """(Re)write the prepared copies of an installed pack, after checking its official files.
-
-    For a pack installed by an older version: the installer calls :func:`prepare_pack_dir` itself. Returns
-    None for a pack without stylesheets (XSD); a configuration gets its scenarios read (:mod:`.configuration`)."""
-    if pack.manifest.kind == "xsd":
-        return None
-    for rel, expected in pack.files().items():
-        path = pack.directory / rel
-        if not path.is_file():
-            raise RulesetError("ruleset.missing", f"pack {pack.key}: file {rel} ({path}): not installed")
-        if hashlib.sha256(path.read_bytes()).hexdigest() != expected:
-            raise RulesetError("ruleset.corrupt", f"pack {pack.key}: file {rel} ({path}): sha256 differs")
-    if pack.manifest.kind == "configuration":
-        from .configuration import prepare_configuration
-
-        return prepare_configuration(pack.directory, pack.manifest)
-    return prepare_pack_dir(
-        pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key, pack.manifest.files
-    )
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -4,7 +4,7 @@ The JVM starts on first use, once per process (a JVM cannot be restarted in a pr
 its class path: Saxon-HE as Debian's ``libsaxonhe-java`` installs it, checked against the sha256 pinned in
 ``rulesets/engines.toml`` before the JVM loads it (missing: ``ruleset.missing``; another file:
 ``ruleset.corrupt``). The stylesheets are compiled through the same wrapper as for ``saxonc``
-(:func:`.engines.wrapper_text`) and give the same SVRL text, read by the same reader.
+(:func:`._shared.wrapper_text`) and give the same SVRL text, read by the same reader.
 
 Thread-safe without a lock around runs: a compiled ``XsltExecutable`` is shared, each run gets its own
 ``Xslt30Transformer``, and JPype releases the GIL inside Java calls, so Python threads run stylesheets in
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from .._extras import missing_extra_text
 from ..errors import RulesetError
 from ..rulesets.manifest import bundled_dir
-from .engines import (
+from ._shared import (
     ERROR_CODE,
     EV_NS,
     RUN_TEMPLATE,

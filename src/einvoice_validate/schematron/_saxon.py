@@ -3,7 +3,7 @@
 saxonche is untyped; this module is the typed facade the rest of the library uses. Importing the package
 does not load Saxon: the processor is created on first use.
 
-Each prepared stylesheet is compiled through the wrapper of :mod:`.engines` (``xsl:try`` around the run): a
+Each prepared stylesheet is compiled through the wrapper of :mod:`._shared` (``xsl:try`` around the run): a
 dynamic error (e.g. FORG0001 on "7x" as a decimal) comes back as data with its error code, instead of only as
 text on the process's stderr.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesetError
-from .engines import (
+from ._shared import (
     ERROR_CODE,
     EV_NS,
     RUN_TEMPLATE,

@@ -28,8 +28,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
 from .._extras import MissingExtra, require
+from .._version import __version__
 from ..errors import EInvoiceValidateError, PoolBusy
 from ..pool import Pool, Rendered, Validated
 from ..render import FORMATS, LANGS, MEDIA_TYPES
