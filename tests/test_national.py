@@ -263,7 +263,8 @@ def test_the_mutants_exercise_the_rules(reference: dict[str, dict[str, Any]], re
     assert sum(1 for r in rows if any(f["kind"] == "runtime-error" for f in r["findings"])) >= 20
     assert sum(1 for r in rows if r["xsd"]) >= 0.4 * len(rows)
     assert sum(1 for m in MUTANTS if not reports[m.name].valid) >= 0.7 * len(MUTANTS)
-    fired = {f["id"] for r in rows for f in r["findings"] if f["kind"] != "runtime-error"}
+    # the rules that fired with an id (the reference reports SI-UBL's id-less asserts with none)
+    fired = {f["id"] for r in rows for f in r["findings"] if f["kind"] != "runtime-error" and f["id"]}
     assert len(fired) >= 60 and any(i.startswith("BR-NL-") for i in fired) and any(i.startswith("ubl-") for i in fired)
     assert any(i.startswith(("BR-CIUS-PT-", "DT-CIUS-PT-")) for i in fired)
 
