@@ -29,7 +29,7 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.catalogue import catalogue_problems, official_rule_texts
 from einvoice_validate.schematron import RUNTIME_ERROR
 from einvoice_validate.validator import EXTENSION_NOTE
-from einvoice_validate.xsd_codes import EMITTED_CODES
+from einvoice_validate.xsd.codes import EMITTED_CODES
 from tests.conftest import REPO
 
 SNAPSHOT = REPO / "tests" / "snapshots" / "messages-mutations.json"
@@ -115,7 +115,7 @@ def test_catalogue_has_no_stale_or_duplicate_entries(cat: Catalogue, official: l
 
 
 def test_every_xsd_code_the_pipeline_emits_has_texts(cat: Catalogue) -> None:
-    assert EMITTED_CODES, "xsd_codes must declare the codes it emits"
+    assert EMITTED_CODES, "xsd.codes must declare the codes it emits"
     missing = sorted(code for code in EMITTED_CODES if not cat.variants(code))
     assert not missing
 

@@ -1,4 +1,4 @@
-"""Unit tests for einvoice_validate.xsd_codes: libxml2 XSD errors -> Xerces (KoSIT) cvc codes.
+"""Unit tests for einvoice_validate.xsd: libxml2 XSD errors -> Xerces (KoSIT) cvc codes.
 
 Every expectation below was checked against the JDK's Xerces (javax.xml.validation), i.e. the
 validator the KoSIT tool uses, on exactly these documents.
@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 from lxml import etree
 
-from einvoice_validate.xsd_codes import (
+from einvoice_validate.xsd.codes import (
     FALLBACK_CODE,
     SchemaInfo,
     XsdIssue,

@@ -1,4 +1,4 @@
-"""XSD code parity check: our Xerces-style codes (einvoice_validate.xsd_codes) vs the reference.
+"""XSD code parity check: our Xerces-style codes (einvoice_validate.xsd) vs the reference.
 
 For every invoice in <shared>/corpus/mutations-dev/, parse it with a hardened lxml parser, validate
 it against the UBL 2.1 Invoice / CreditNote or CII D16B schema (chosen by root namespace, each
@@ -19,7 +19,7 @@ from collections import Counter
 
 from lxml import etree
 
-from einvoice_validate.xsd_codes import schema_info_for, xerces_validate
+from einvoice_validate.xsd.codes import schema_info_for, xerces_validate
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("EINVOICE_SHARED", os.path.join(os.path.dirname(REPO), "shared"))

@@ -1,5 +1,5 @@
 """The XSD stage: one compiled ``XMLSchema`` per schema file and process; libxml2 errors become findings
-with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.xsd_codes`)."""
+with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.codes`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from .attachments import libxml2_base64_valid, long_attachments, replaced
-from .errors import RulesetError
-from .findings import Finding, Severity
-from .locations import Locator
-from .messages import catalogue
-from .parse import Document
-from .rulesets.registry import InstalledPack
-from .xsd_codes import issues_from_log, schema_info_for
+from ..attachments import libxml2_base64_valid, long_attachments, replaced
+from ..errors import RulesetError
+from ..findings import Finding, Severity
+from ..locations import Locator
+from ..messages import catalogue
+from ..parse import Document
+from ..rulesets.registry import InstalledPack
+from .codes import issues_from_log, schema_info_for
 
 __all__ = ["XsdStage"]
 
