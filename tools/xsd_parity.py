@@ -19,7 +19,8 @@ from collections import Counter
 
 from lxml import etree
 
-from einvoice_validate.xsd.codes import schema_info_for, xerces_validate
+from einvoice_validate.xsd.schema_index import schema_info_for
+from einvoice_validate.xsd.xerces import xerces_validate
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("EINVOICE_SHARED", os.path.join(os.path.dirname(REPO), "shared"))

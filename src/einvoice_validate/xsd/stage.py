@@ -1,5 +1,6 @@
 """The XSD stage: one compiled ``XMLSchema`` per schema file and process; libxml2 errors become findings
-with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.codes`)."""
+with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.codes`,
+whole documents in :mod:`.xerces`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from ..locations import Locator
 from ..messages import catalogue
 from ..parse import Document
 from ..rulesets.registry import InstalledPack
-from .codes import issues_from_log, schema_info_for
+from .schema_index import schema_info_for
+from .xerces import issues_from_log
 
 __all__ = ["XsdStage"]
 

@@ -14,14 +14,9 @@ from typing import Any, cast
 import pytest
 from lxml import etree
 
-from einvoice_validate.xsd.codes import (
-    FALLBACK_CODE,
-    SchemaInfo,
-    XsdIssue,
-    schema_info_for,
-    xerces_issues,
-    xerces_validate,
-)
+from einvoice_validate.xsd.codes import FALLBACK_CODE, XsdIssue, xerces_issues
+from einvoice_validate.xsd.schema_index import SchemaInfo, schema_info_for
+from einvoice_validate.xsd.xerces import xerces_validate
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("EINVOICE_SHARED", str(REPO.parent / "shared")))

@@ -1,0 +1,115 @@
+"""Reading libxml2's error log: its entries, the parts of a message (element, attribute, detail, the expected
+list, the value), the instance element an entry is about, and names written as Xerces writes them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Protocol, cast
+
+from lxml import etree
+
+__all__ = [
+    "HEAD_RE",
+    "VALUE_RE",
+    "LogEntryLike",
+    "expected_list",
+    "locate",
+    "log_entries",
+    "raw_name",
+    "sourceline",
+    "xerces_qname",
+]
+
+
+class LogEntryLike(Protocol):
+    """The attributes of ``etree._LogEntry`` used here (lxml-stubs do not describe it)."""
+
+    @property
+    def type_name(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def path(self) -> str | None: ...
+
+
+def log_entries(log: object) -> list[LogEntryLike]:
+    return list(cast("Iterable[LogEntryLike]", log))
+
+
+def sourceline(el: etree._Element) -> int | None:
+    value: object = el.sourceline
+    return value if isinstance(value, int) else None
+
+
+HEAD_RE = re.compile(r"^Element '(?P<el>[^']*)'(?:, attribute '(?P<attr>[^']*)')?: (?P<detail>.*)$", re.S)
+_EXPECTED_RE = re.compile(r"Expected is (?:one of )?\( (?P<list>.*) \)")
+VALUE_RE = re.compile(r"^(?:\[facet '[^']*'\] )?(?:The value )?'(?P<v>.*?)'(?: is not| has a length| is| does)", re.S)
+
+
+def raw_name(el: etree._Element | None, fallback_clark: str) -> str:
+    """Element name as written in the instance (``prefix:local``), as Xerces prints it."""
+    if el is not None and isinstance(el.tag, str):
+        local = etree.QName(el).localname
+        return f"{el.prefix}:{local}" if el.prefix else local
+    return fallback_clark.rpartition("}")[2] if fallback_clark else "?"
+
+
+def xerces_qname(clark: str) -> str:
+    clark = clark.strip()
+    if clark.startswith("{"):
+        ns, _, local = clark[1:].partition("}")
+        return f'{{"{ns}":{local}}}'
+    return clark
+
+
+def expected_list(detail: str) -> str | None:
+    """libxml2's expected list '( {ns}a, {ns}b )' in Xerces' form '"ns":a, "ns":b'."""
+    m = _EXPECTED_RE.search(detail)
+    if not m:
+        return None
+    items = [i.strip() for i in m.group("list").split(",") if i.strip()]
+    return ", ".join(xerces_qname(i)[1:-1] if i.startswith("{") else i for i in items)
+
+
+def locate(entry_path: str | None, line: int, clark: str, tree: etree._ElementTree) -> etree._Element | None:
+    """Find the instance element an error is about: walk libxml2's node path, else by line."""
+    root = tree.getroot()
+    if entry_path and entry_path.startswith("/"):
+        steps = entry_path.strip("/").split("/")
+        cur: etree._Element | None = None
+        ok = True
+        for i, step in enumerate(steps):
+            m = re.fullmatch(r"(?P<name>[^\[\]]+)(?:\[(?P<idx>\d+)\])?", step)
+            if not m:
+                ok = False
+                break
+            name = m.group("name")
+            idx = int(m.group("idx")) if m.group("idx") else 1
+            cands: list[etree._Element] = []
+            pool: Iterable[etree._Element] = [root] if i == 0 else (cur if cur is not None else [])
+            for c in pool:
+                if not isinstance(c.tag, str):
+                    continue
+                if name == "*":
+                    cands.append(c)
+                    continue
+                prefix, _, local = name.rpartition(":")
+                if etree.QName(c).localname == local and (c.prefix or "") == prefix:
+                    cands.append(c)
+            if i == 0 and name == "*":
+                cands = [root]
+            if len(cands) < idx:
+                ok = False
+                break
+            cur = cands[idx - 1]
+        if ok and cur is not None:
+            return cur
+    for el in root.iter():
+        if isinstance(el.tag, str) and sourceline(el) == line and (not clark or el.tag == clark):
+            return el
+    return None
