@@ -345,7 +345,7 @@ IN_FORCE: dict[str, tuple[str, str | None]] = {
 
 # ZUGFeRD 2.5.2 / Factur-X 1.09.2 (issue 14): per profile an XSD pack (the CII D22B profile subset) and a Schematron
 # pack (the compiled stylesheet and the code-db file it reads; the preparation inlines that file, see
-# rulesets/prepare.py step inline-code-db). Files as committed in phax/phive-rules at PHIVE_ZF, fetched one by one.
+# rulesets/prepare/inline_code_db.py). Files as committed in phax/phive-rules at PHIVE_ZF, fetched one by one.
 PHIVE_ZF = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
 PHIVE_ZF_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{PHIVE_ZF}/phive-rules-zugferd/src/main/resources/"
 ZUGFERD_PROFILES = (

@@ -1,0 +1,82 @@
+"""What the preparation's steps share: XSLT and SVRL names, the parser, the error, helpers on trees and patterns.
+
+The steps and :mod:`.pipeline` import from here; this module imports no other module of the package."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from ...xpath_text import split_outside
+
+_XSL = "http://www.w3.org/1999/XSL/Transform"
+_SVRL = "http://purl.oclc.org/dsdl/svrl"
+_SCHXSLT = "https://doi.org/10.5281/zenodo.1495494"
+_KEPT = tuple(f"{{{_SVRL}}}{name}" for name in ("failed-assert", "successful-report"))
+# A hardened parser: the stylesheets are official data, but nothing is resolved or fetched all the same.
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
+class PreparationError(Exception):
+    """The stylesheet does not have the shape the preparation relies on."""
+
+
+def _x(name: str) -> str:
+    return f"{{{_XSL}}}{name}"
+
+
+def _drop(element: etree._Element) -> None:
+    """Remove ``element`` (and its content), keeping any non-blank text that followed it."""
+    parent = element.getparent()
+    if parent is None:
+        raise PreparationError("cannot remove the root element")
+    tail = element.tail
+    if tail is not None and tail.strip():
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)
+
+
+def _count(root: etree._Element, tags: tuple[str, ...]) -> int:
+    return sum(1 for _ in root.iter(*tags))
+
+
+def _count_assertions(root: etree._Element) -> int:
+    """The assertions, not counting copies in an ``xsl:catch`` (isolate-rule-errors' fallback)."""
+    return sum(1 for k in root.iter(*_KEPT) if not any(a.tag == _x("catch") for a in k.iterancestors()))
+
+
+def _static_xsl_attribute(kept: etree._Element, name: str) -> etree._Element | None:
+    for child in kept:
+        if child.tag == _x("attribute") and child.get("name") == name:
+            return child
+    return None
+
+
+def _split_top(text: str, separators: str) -> list[str]:
+    """Split ``text`` at ``separators`` outside brackets, parentheses and string literals."""
+    return split_outside(text, separators, "([", ")]")[0]
+
+
+def _alternatives(pattern: str) -> list[str]:
+    return [a.strip() for a in _split_top(pattern, "|")]
+
+
+def _closing_paren(text: str, opening: str = "(", closing: str = ")") -> int:
+    """The index of the bracket that closes ``text[0]`` (outside string literals), or len(text)."""
+    depth = 0
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == opening:
+            depth += 1
+        elif ch == closing:
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
