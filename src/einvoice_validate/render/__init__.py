@@ -1,9 +1,9 @@
 """Showing an invoice to a person: the official viewer's page with each finding at its place (``show``).
 
-:class:`Renderer` validates an invoice and renders it with KoSIT's official XRechnung viewer (:mod:`.viewer`:
-UBL/CII → the semantic model ``xr:invoice`` → HTML, German or English), then marks every finding at the field or
-line it concerns (:mod:`.page`); :mod:`.pdf` prints that page to PDF. :func:`render_invoice` is the one call a
-server needs: bytes in, page bytes out, the library's usual errors.
+:class:`Renderer` validates an invoice and renders it with KoSIT's official XRechnung viewer
+(:mod:`einvoice_validate.viewer`: UBL/CII → the semantic model ``xr:invoice`` → HTML, German or English), then marks
+every finding at the field or line it concerns (:mod:`.page`); :mod:`.pdf` prints that page to PDF.
+:func:`render_invoice` is the one call a server needs: bytes in, page bytes out, the library's usual errors.
 
     renderer = Renderer()                            # or Renderer(Validator(engine="saxon-java"))
     shown = renderer.show("invoice.xml", lang="en")  # .report, .content (the page's bytes), .media_type
@@ -27,8 +27,8 @@ from lxml import etree
 
 from ..findings import Report
 from ..parse import Document, Source, load, read_source
+from ..viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
 from .page import build_page, failed_fragment, text_of, viewer_fragment
-from .viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
 
 if TYPE_CHECKING:
     from ..validator import Validator

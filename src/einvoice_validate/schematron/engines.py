@@ -20,8 +20,6 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from ..options import EngineName
-
 # What both engines share, below them both; named here too, the engines' public face.
 from ._shared import (
     SLIM_KEEP_CHARS,
@@ -43,6 +41,7 @@ __all__ = [
     "STEADY_FROM_DOCUMENTS",
     "CompiledStylesheet",
     "Engine",
+    "EngineName",
     "StylesheetRuntimeError",
     "Work",
     "engine_for",
@@ -53,6 +52,8 @@ __all__ = [
     "wrapper_text",
 ]
 
+EngineName = Literal["saxonc", "saxon-java"]
+"""The XSLT engines' names (:data:`ENGINES`); :class:`~einvoice_validate.options.Options` names one."""
 ENGINES: tuple[EngineName, ...] = ("saxonc", "saxon-java")
 DEFAULT_ENGINE: EngineName = "saxonc"  # one document in a fresh process: the fastest start
 STEADY_ENGINE: EngineName = "saxon-java"  # a server or a long batch: the fastest once warm (when installed)
