@@ -338,7 +338,7 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
     Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
     if is_pdf(data):
-        from .envelopes.pdf import extract_invoice
+        from .envelopes.pdf import extract_invoice  # on the first PDF: XML never loads the PDF envelope
 
         xml, pdf = extract_invoice(data, limits)
         document = _load_xml(xml, name, limits)

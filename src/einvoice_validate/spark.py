@@ -87,6 +87,7 @@ from .findings import Finding, Report
 from .options import OptionArgs, Options, build_options
 from .pool.batch import BatchValidator
 from .rulesets.registry import HOME_ENV, Registry, default_home
+from .schematron.engines import engine_for
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -494,8 +495,6 @@ def _worker_batch(options: Options) -> tuple[BatchValidator, Path, str]:
     """This worker process's batch validator for ``options`` (built on first use, then kept: one Validator), its
     rules home and where that home came from (for messages). On ``saxon-java`` it runs the task's
     ``spark.task.cpus`` threads, on ``saxonc`` this thread."""
-    from .schematron.engines import engine_for
-
     home, origin = _resolve_home(None if options.rules_home is None else str(options.rules_home))
     engine = engine_for("steady", options.engine)
     threads = _task_cpus() if engine == "saxon-java" else 1
@@ -563,7 +562,7 @@ def _validate_batches(
     batches: Iterator[pa.RecordBatch], *, column: str, keys: tuple[str, ...], options: Options
 ) -> Iterator[pa.RecordBatch]:
     """The function ``mapInArrow`` runs: the key columns as they came, then one result per document."""
-    import pyarrow as pa
+    import pyarrow as pa  # on the executors, with PySpark's Arrow path only
 
     batch_validator, home, origin = _worker_batch(options)
     for batch in batches:
@@ -642,7 +641,7 @@ def _text_bytes(text: str) -> bytes:
 
 def _arrow_type(dtype: DataType, large: bool) -> pa.DataType:
     """The Arrow type Spark expects back for ``dtype`` (large strings when Spark sends large types)."""
-    import pyarrow as pa
+    import pyarrow as pa  # see _validate_batches
 
     if isinstance(dtype, StringType):
         return pa.large_string() if large else pa.string()

@@ -31,9 +31,11 @@ from typing import Any
 
 from lxml import etree
 
+from .._extras import require_dependency
 from ..errors import InputError
 from ..findings import Finding, Flag, PdfEnvelope, severity_of_flag
 from ..limits import DEFAULT_LIMITS, Limits
+from ..messages import catalogue
 
 __all__ = [
     "ATTACHMENT_NAMES",
@@ -81,8 +83,6 @@ def _open(data: bytes) -> Any:
     try:
         import pikepdf  # imported on first PDF only: validating XML never loads it
     except ImportError:  # a dependency, but an environment built with --no-deps may lack it: say what to install
-        from .._extras import require_dependency
-
         require_dependency("pikepdf", "PDF input")
         raise
 
@@ -335,8 +335,6 @@ def _norm(level: str) -> str:
 
 def envelope_findings(envelope: PdfEnvelope, spec_id: str | None, source: str) -> list[Finding]:
     """The envelope checks of a PDF against the invoice's guideline id ``spec_id`` (see the module docstring)."""
-    from ..messages import catalogue
-
     found: list[Finding] = []
 
     def add(rule_id: str, flag: Flag, variant: int, *values: str) -> None:

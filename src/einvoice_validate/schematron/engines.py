@@ -86,7 +86,7 @@ def engine_for(work: Work | int, name: str | None = None) -> EngineName:
         work = "steady" if work >= STEADY_FROM_DOCUMENTS else "document"
     if work == "document":
         return DEFAULT_ENGINE
-    from ._java import java_available
+    from ._java import java_available  # each engine's module loads when that engine is asked for
 
     return STEADY_ENGINE if java_available() else DEFAULT_ENGINE
 
@@ -95,9 +95,9 @@ def get_engine(name: str | None = None) -> Engine:
     """The engine called ``name`` (see :func:`engine_name`); creating it loads nothing yet."""
     name = engine_name(name)
     if name == "saxonc":
-        from ._saxon import SaxonCEngine
+        from ._saxon import SaxonCEngine  # see engine_for
 
         return SaxonCEngine()
-    from ._java import JavaEngine
+    from ._java import JavaEngine  # see engine_for
 
     return JavaEngine()
