@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 try:  # without the [spark] extra: MissingExtra's one line naming it, not a traceback
-    import pyspark  # noqa: F401
+    from pyspark import SparkFiles, TaskContext
 except ImportError:
     from ._extras import require
 
@@ -439,6 +439,7 @@ def _probe() -> Callable[[int], tuple[str, str | None]]:
     executors need not import this package to run it (the standard library only, no pyarrow either)."""
 
     def probe(_: int) -> tuple[str, str | None]:
+        # inside, so that the function shipped by value carries its imports (see the docstring)
         import importlib.util
         import sys
 
@@ -513,8 +514,6 @@ def _worker_batch(options: Options) -> tuple[BatchValidator, Path, str]:
 
 
 def _task_cpus() -> int:
-    from pyspark import TaskContext
-
     task = TaskContext.get()
     return max(1, int(task.cpus())) if task is not None else 1
 
@@ -529,8 +528,6 @@ def _resolve_home(given: str | None) -> tuple[Path, str]:
     path = Path(spec)
     if path.is_absolute():
         return path, origin
-    from pyspark import SparkFiles
-
     places = [Path(SparkFiles.getRootDirectory())] if SparkFiles._is_running_on_worker else []
     places.append(Path.cwd())
     for place in places:
@@ -540,8 +537,6 @@ def _resolve_home(given: str | None) -> tuple[Path, str]:
 
 
 def _on_executor(detail: str, home: Path, origin: str) -> str:
-    from pyspark import TaskContext
-
     where = f"host {socket.gethostname()}, Python worker pid {os.getpid()}"
     executor = os.environ.get("SPARK_EXECUTOR_ID")
     if executor:
