@@ -102,7 +102,7 @@ def main() -> int:
             to_fo = xslt.compile_stylesheet(stylesheet_file=str(VIEWER / "xr-pdf.xsl"))
             to_fo.set_parameter("lang", processor.make_string_value("en"))
             to_fo.set_parameter("foengine", processor.make_string_value("fop"))
-            # the model as show maps it (the official mapping stops on an impossible date: see render/viewer.py)
+            # the model as show maps it (the official mapping stops on an impossible date: see viewer.py)
             from lxml import etree
 
             model = etree.tostring(renderer.viewer.view(load(data)).model, encoding="unicode")

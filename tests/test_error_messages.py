@@ -19,8 +19,8 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron.engines import engine_rejects
 from tests import hostile
 from tests.facturx_pdf import bomb, make_pdf
-from tests.test_input_not_xml import CASES as NOT_XML
-from tests.test_input_types import CASES as NOT_AN_INVOICE
+from tests.input.test_not_xml import CASES as NOT_XML
+from tests.input.test_types import CASES as NOT_AN_INVOICE
 
 LIMITS = Limits(max_document_bytes=1_000_000, max_elements=1_000, max_attribute_length=4_096, max_text_length=100_000)
 

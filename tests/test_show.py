@@ -28,10 +28,10 @@ from einvoice_validate.parse import load
 from einvoice_validate.profiles import all_profiles, select_profile
 from einvoice_validate.render import VIEWER_PACK, Renderer
 from einvoice_validate.render.page import viewer_fragment
-from einvoice_validate.render.viewer import SECTIONS, XR_NS, Viewer, check_reads
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.registry import InstalledPack
 from einvoice_validate.schematron.engines import get_engine
+from einvoice_validate.viewer import SECTIONS, XR_NS, Viewer, check_reads
 
 from .hostile import GOOD_UBL, invoice_body
 

@@ -56,7 +56,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "Pool":
-        from .pool.service import Pool
+        from .pool.service import Pool  # asyncio and the service: only for a program that asks for a Pool
 
         return Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

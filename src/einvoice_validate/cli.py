@@ -17,25 +17,33 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, get_args
 
 from ._extras import SetupError, require, require_dependency
 from ._version import __version__
-from .config import SETTINGS, ConfigError
+from .config import CLI_ORIGIN, DEFAULT_ORIGIN, SETTINGS, ConfigError, command_line_only, resolve
 from .errors import EInvoiceValidateError
 from .findings import Severity
+from .limits import DEFAULT_LIMITS
+from .messages import catalogue
 from .options import Mode, Options
+from .parse import Source
+from .pool.batch import iter_validate
+from .pool.routing import sniff_syntax
+from .profiles import all_profiles, parse_rules_date
 from .reports import Outcome
-from .reports.output import OutputError
-from .reports.words import LANGS
+from .reports.output import OutputError, RunOutput, plan_output, view_target
+from .reports.words import LANGS, WORDS, ignored_summary, summary
 from .reports.writer import FORMATS
-from .schematron.engines import ENGINES, STEADY_FROM_DOCUMENTS, engine_for
+from .rulesets import Registry
+from .schematron.engines import ENGINE_ENV, ENGINES, STEADY_FROM_DOCUMENTS, engine_for
+from .selection import pattern_matches
+from .validator import Validator
 
 if TYPE_CHECKING:
     from .config import Effective
-    from .reports.output import RunOutput
-    from .rulesets import Registry
 
 __all__ = ["expand_paths", "main"]
 
@@ -450,8 +458,6 @@ def _isatty(stream: TextIO) -> bool:
 def _default_workers(files: Sequence[str | Path], threads: bool) -> int:
     """See :data:`FILES_PER_WORKER`. The syntaxes are sniffed (the first bytes of each file) only for a batch small
     enough for them to matter."""
-    from .pool.routing import sniff_syntax
-
     cores = os.cpu_count() or 1
     if threads:
         return max(1, min(cores, len(files)))
@@ -463,10 +469,8 @@ def _default_workers(files: Sequence[str | Path], threads: bool) -> int:
 
 
 def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
-    from .parse import Source
-    from .pool.batch import iter_validate
+    # `validate`'s own modules (3 ms): the other commands' start does without them
     from .progress import Progress
-    from .reports.output import RunOutput, plan_output
     from .reports.statistics import Statistics
 
     settings = _settings(args, err)
@@ -552,8 +556,6 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
 def _settings(args: argparse.Namespace, err: TextIO) -> Effective:
     """Resolve the settings with the configuration file (:mod:`.config`) and write the effective values back
     onto ``args``; warn (stderr) about a selection pattern that matches no rule id the catalogue knows."""
-    from .config import resolve
-
     given = {s.dest: getattr(args, s.dest, None) for s in SETTINGS}
     effective = resolve(given, config=args.config, isolated=args.isolated)
     for s in SETTINGS:
@@ -563,9 +565,6 @@ def _settings(args: argparse.Namespace, err: TextIO) -> Effective:
 
 
 def _warn_unknown_patterns(effective: Effective, err: TextIO) -> None:
-    from .messages import catalogue
-    from .selection import pattern_matches
-
     selection = effective.selection()
     patterns = [("select", p) for p in selection.select] + [("ignore", p) for p in selection.ignore]
     if not patterns:
@@ -581,8 +580,6 @@ def _warn_unknown_patterns(effective: Effective, err: TextIO) -> None:
 
 
 def _print_summary(output: RunOutput, path: Path, lang: str, err: TextIO) -> None:
-    from .reports.words import ignored_summary, summary
-
     print(f"{summary(output.tally, lang)} -> {path}", file=err)
     ignored = ignored_summary(output.tally, lang)
     if ignored is not None:
@@ -591,11 +588,6 @@ def _print_summary(output: RunOutput, path: Path, lang: str, err: TextIO) -> Non
 
 def _config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``config``: the effective settings as TOML, each with its origin, and the rules date."""
-    from datetime import date
-
-    from .config import CLI_ORIGIN, DEFAULT_ORIGIN, command_line_only
-    from .profiles import parse_rules_date
-
     effective = _settings(args, err)
     day = parse_rules_date(args.rules_date) if args.rules_date else date.today()
     here = Path(os.getcwd())
@@ -618,8 +610,8 @@ def _config(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``rule ID``: one rule explained; a rule stated per term (``BR-FR-01``: ``BR-FR-01_BT-1``, ...) each of its
     ids explained; a family (``BR-DE-``, or a name that is no id but a family's) listed."""
+    # `rule` only: with the catalogue tools and the preparation's id scan (20 ms)
     from .ruleinfo import lookup_rules, rule_ids_of, rules_matching, similar_rules
-    from .rulesets import Registry
 
     family = args.id.endswith(FAMILY_ENDS)
     infos = [] if family else lookup_rules([args.id], Registry(args.home))
@@ -649,11 +641,7 @@ def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
-    from .profiles import parse_rules_date
-    from .render import Renderer
-    from .reports.output import view_target
-    from .reports.words import WORDS
-    from .validator import Validator
+    from .render import Renderer  # `show` only: the viewer, lxml.html (35 ms)
 
     if args.format == "pdf" and args.output is None and (_isatty(out) or not hasattr(out, "buffer")):
         print("einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it)", file=err)
@@ -682,8 +670,6 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
 def _require_for(engine: str | None, files: Sequence[str]) -> None:
     """What the run needs beyond the core package, checked before any document is read (a worker process would
     otherwise meet it first): the [java] extra for the saxon-java engine, pikepdf for PDF files."""
-    from .schematron.engines import ENGINE_ENV
-
     if engine == "saxon-java":
         require("java", "--engine saxon-java")
     elif engine is None and os.environ.get(ENGINE_ENV) == "saxon-java":
@@ -693,13 +679,11 @@ def _require_for(engine: str | None, files: Sequence[str]) -> None:
 
 
 def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .rulesets import Registry
-
     registry = Registry(args.home)
     if args.action == "install":
         return _install(registry, args, out, err)
     if args.action == "sources":
-        from .rulesets.download import addresses
+        from .rulesets.download import addresses  # urllib and ssl, for this listing only
 
         for address in addresses(registry.manifests[k] for k in sorted(registry.manifests)):
             print(f"{address.url}\t{address.sha256 or '-'}\t{' '.join(address.packs)}", file=out)
@@ -733,7 +717,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for entry in incomplete:
             print(f"einvoice-validate: Pack {entry}; run `rulesets install` again. (ruleset.missing)", file=err)
         return EXIT_ERROR if missing or incomplete else EXIT_VALID
-    from .acceptance import acceptance_record
+    from .acceptance import acceptance_record  # `rulesets check` / `install` only (15 ms)
 
     broken = []
     for key, pack in sorted(installed.items()):
@@ -762,10 +746,6 @@ def _stand_ins(registry: Registry, absent: list[str], needed: dict[str, list[str
     """The absent packs that an installed version stands in for, each with what stands in: every profile that may
     run it still plans, on the first day it is in force (else today), with a stand-in for it (see
     :meth:`Profile.plan_on`). Anything else absent is missing (``ruleset.missing``)."""
-    from datetime import date
-
-    from .profiles import all_profiles
-
     profiles = {p.name: p for p in all_profiles(registry.home)}
     found: dict[str, str] = {}
     for key in absent:
@@ -799,8 +779,6 @@ def _report_stood_in(stood_in: dict[str, str], err: TextIO) -> None:
 
 def _needed_packs(registry: Registry) -> dict[str, list[str]]:
     """Every pack some profile (official, or the rules home's user profiles) may run, with the profiles."""
-    from .profiles import all_profiles
-
     needed: dict[str, list[str]] = {}
     for profile in all_profiles(registry.home):
         for key in (profile.xsd, *profile.candidate_keys(registry.manifests)):
@@ -828,9 +806,9 @@ def _report_missing(missing: list[str], needed: dict[str, list[str]], registry: 
 
 
 def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .rulesets import install
+    # the installer and its downloads (urllib, ssl) load for `rulesets install` only
     from .rulesets.download import MIRROR_ENV
-    from .rulesets.installer import check_source
+    from .rulesets.installer import check_source, install
 
     check_source(args.source)  # a --from folder that is not there: one line, exit 2 (issue 27)
 
@@ -853,7 +831,7 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
     corpus = _acceptance_corpus(args)
     accept = None
     if corpus is not None:
-        from .acceptance import AcceptanceResult, AcceptanceRunner
+        from .acceptance import AcceptanceResult, AcceptanceRunner  # `install` only (15 ms)
 
         def told(result: AcceptanceResult) -> None:
             how = "(unchanged since its last run)" if result.cached else f"on {result.rules_date}"
@@ -929,10 +907,9 @@ class _DownloadBar:
 
 
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
-    from .limits import DEFAULT_LIMITS
-
     require("server", "serve")  # one line naming the pip install, exit 2 (cli._run); tests/test_server_extra.py
     _require_for(args.engine, [])
+    # Starlette and uvicorn, for `serve` only (about 90 ms)
     from .server.run import NotLoopback, serve
     from .server.settings import ServerSettings
 
@@ -976,7 +953,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .server.access import create_key, load_keys, revoke_key
+    from .server.access import create_key, load_keys, revoke_key  # `keys` only
 
     if args.action == "create":
         key, entry = create_key(args.keys, args.permission)
@@ -998,11 +975,6 @@ def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _profiles(args: argparse.Namespace, out: TextIO) -> int:
     """Each profile, its document type and the packs it runs on the day (today, or ``--rules-date``); an entry
     listing several versions shows how it is written and which version that day picks."""
-    from datetime import date
-
-    from .profiles import all_profiles, parse_rules_date
-    from .rulesets import Registry
-
     day = parse_rules_date(args.rules_date) if args.rules_date else date.today()
     registry = Registry(args.home)
     manifests = registry.manifests

@@ -24,6 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFun
 from .errors import ProfileError
 from .findings import Severity
 from .limits import DEFAULT_LIMITS, Limits
+from .profiles import all_profiles, find_profile, parse_rules_date
+from .rulesets.registry import default_home
+from .schematron.engines import EngineName
 
 __all__ = [
     "DEFAULT_DOCUMENT_TIMEOUT",
@@ -36,8 +39,6 @@ __all__ = [
     "rules_date_of",
 ]
 
-EngineName = Literal["saxonc", "saxon-java"]
-"""The XSLT engines (:mod:`einvoice_validate.schematron.engines`)."""
 Mode = Literal["threads", "processes"]
 """How a runner runs many documents at once: threads over one shared validator, or worker processes."""
 NotInstalledSeverity = Literal[Severity.WARNING, Severity.ERROR]
@@ -104,8 +105,6 @@ class Options(BaseModel):
         except ValidationError as exc:
             raise _invalid(exc) from None
         if options.profile is not None:
-            from .profiles import all_profiles, find_profile
-
             find_profile(options.profile, all_profiles(options.home()))  # reason profile-unknown
         return options
 
@@ -113,8 +112,6 @@ class Options(BaseModel):
         """The rules home: ``rules_home``, else the default (read from the environment now)."""
         if self.rules_home is not None:
             return self.rules_home
-        from .rulesets.registry import default_home
-
         return default_home()
 
     def replace(self, **changes: Any) -> Options:
@@ -153,8 +150,6 @@ def rules_date_of(value: object) -> date | None:
     if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
         return value
     if isinstance(value, str):
-        from .profiles import parse_rules_date
-
         return parse_rules_date(value)
     raise ProfileError(
         "request.invalid-parameter",

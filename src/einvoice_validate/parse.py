@@ -7,7 +7,6 @@ passed this module (SaxonC's own parser would resolve external entities).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import io
 import os
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Union
 from lxml import etree
 
 from .envelopes import is_pdf
+from .envelopes.sbdh import SBDH_NS, detach, is_sbdh, unwrap_sbdh
 from .errors import InputError
 from .limits import DEFAULT_LIMITS, Limits
 
@@ -43,7 +43,6 @@ __all__ = [
 UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
 UBL_CN_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
 CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
-SBDH_NS = "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"
 _ZUGFERD_1_ROOT = "{urn:ferd:CrossIndustryDocument:invoice:1p0}CrossIndustryDocument"
 _XINCLUDE_NAMESPACES = ("http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude")
 _CBC = "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}"
@@ -334,26 +333,12 @@ def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> Non
         )
 
 
-def _unwrap_sbdh(root: etree._Element) -> etree._Element:
-    """The invoice inside a Peppol StandardBusinessDocument (the element after the header)."""
-    payload = [
-        el for el in root if isinstance(el.tag, str) and el.tag != f"{{{SBDH_NS}}}StandardBusinessDocumentHeader"
-    ]
-    if len(payload) != 1:
-        raise InputError(
-            "document.unsupported-type",
-            f"the StandardBusinessDocument envelope holds {len(payload)} payload elements; expected one invoice",
-            reason="envelope",
-        )
-    return payload[0]
-
-
 def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
     """Read, parse and classify one document (XML, or a ZUGFeRD / Factur-X PDF: the invoice embedded in it).
     Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
     if is_pdf(data):
-        from .envelopes.pdf import extract_invoice
+        from .envelopes.pdf import extract_invoice  # on the first PDF: XML never loads the PDF envelope
 
         xml, pdf = extract_invoice(data, limits)
         document = _load_xml(xml, name, limits)
@@ -393,9 +378,9 @@ def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
         )
     _check_structure(tree, len(data), limits)
     envelope: Envelope | None = None
-    if root.tag == f"{{{SBDH_NS}}}StandardBusinessDocument":
+    if is_sbdh(root):
         envelope = "sbdh"
-        root = _unwrap_sbdh(root)
+        root = unwrap_sbdh(root)
     document_type = _ROOTS.get(root.tag) if isinstance(root.tag, str) else None
     if root.tag == _ZUGFERD_1_ROOT:
         raise InputError(
@@ -414,10 +399,7 @@ def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
             reason="root",
         )
     if envelope is not None:
-        # The invoice alone, as its own document: lxml copies the namespace declarations it inherits from the
-        # envelope onto its root. The copy keeps the source line numbers for XSD findings.
-        root = copy.deepcopy(root)
-        tree = etree.ElementTree(root)
-        data = etree.tostring(root, encoding="UTF-8", xml_declaration=True)
+        tree, data = detach(root)
+        root = tree.getroot()
     spec_ids = tuple(el.text or "" for el in root.iterfind(_SPEC_ID_PATH[document_type]))
     return Document(tree=tree, document_type=document_type, spec_ids=spec_ids, name=name, data=data, envelope=envelope)

@@ -13,16 +13,23 @@ compiled or run; only the stylesheets that contain the id are parsed.
 
 from __future__ import annotations
 
+import difflib
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from lxml import etree
+
 from .errors import EInvoiceValidateError
 from .findings import severity_of_flag
+from .messages import CATALOGUE_DIR, PLACEHOLDER, catalogue, natural_key, terms_in
+from .profiles import all_profiles
+from .rulesets.catalogue import rule_id_of, template_of
+from .rulesets.prepare import assigned_id
+from .selection import pattern_matches
 
 if TYPE_CHECKING:
-    from lxml import etree
-
     from .messages import Variant
     from .profiles import Profile
     from .rulesets import Registry
@@ -143,8 +150,6 @@ class RuleInfo:
 
 def _shown(template: str | None) -> str:
     """A catalogue template for people: ``…`` where the pack inserts a value of the document."""
-    from .messages import PLACEHOLDER
-
     return PLACEHOLDER.sub("…", template or "")
 
 
@@ -200,11 +205,6 @@ def _context(el: etree._Element) -> str | None:
 def _assertions(registry: Registry, rule_ids: Sequence[str]) -> dict[str, list[Assertion]]:
     """Each rule's assertions in the installed Schematron packs (every stylesheet that holds one of the ids is
     parsed once)."""
-    from lxml import etree
-
-    from .rulesets.catalogue import rule_id_of, template_of
-    from .rulesets.prepare import assigned_id
-
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     found: dict[str, list[Assertion]] = {rid: [] for rid in rule_ids}
     needles = [rid.encode("utf-8") for rid in rule_ids]
@@ -238,8 +238,6 @@ def _assertions(registry: Registry, rule_ids: Sequence[str]) -> dict[str, list[A
 
 def _canonical(rule_id: str) -> str:
     """The id as the catalogue spells it (``br-de-15`` → ``BR-DE-15``), else as given."""
-    from .messages import catalogue
-
     cat = catalogue()
     if cat.variants(rule_id):
         return rule_id
@@ -257,9 +255,6 @@ def lookup_rule(rule_id: str, registry: Registry) -> RuleInfo:
 
 def lookup_rules(rule_ids: Sequence[str], registry: Registry) -> list[RuleInfo]:
     """:func:`lookup_rule` for several ids, reading each pack once."""
-    from .messages import catalogue, terms_in
-    from .profiles import all_profiles
-
     ids = [_canonical(rid.strip()) for rid in rule_ids]
     found = _assertions(registry, ids)
     profiles = all_profiles(registry.home)
@@ -316,10 +311,6 @@ def _custom_levels(
 
 
 def _project_codes() -> set[str]:
-    import tomllib
-
-    from .messages import CATALOGUE_DIR
-
     with (CATALOGUE_DIR / "project.toml").open("rb") as fh:
         return set(tomllib.load(fh))
 
@@ -328,8 +319,6 @@ def rule_ids_of(name: str) -> list[str]:
     """The catalogue's ids of a rule stated once per business term or syntax, its name followed by ``_``
     (``BR-FR-01`` → ``BR-FR-01_BT-1``, ``BR-FR-01_BT-25``, ...; ``BR-RO-020`` → ``BR-RO-020_1``, ...), in natural
     order; none for a name that is itself an id or has no such ids."""
-    from .messages import catalogue, natural_key
-
     prefix = name.strip().casefold() + "_"
     return sorted((rid for rid in catalogue().entries if rid.casefold().startswith(prefix)), key=natural_key)
 
@@ -337,17 +326,10 @@ def rule_ids_of(name: str) -> list[str]:
 def rules_matching(pattern: str) -> list[tuple[str, str]]:
     """The catalogue's rule ids a selection pattern takes (``BR-DE-``, ``UBL-CR-*``), each with its first English
     text, in natural order."""
-    from .messages import catalogue, natural_key
-    from .selection import pattern_matches
-
     found = [(rid, variants) for rid, variants in catalogue().entries.items() if pattern_matches(pattern, rid)]
     return [(rid, variants[0].text("en") or "") for rid, variants in sorted(found, key=lambda e: natural_key(e[0]))]
 
 
 def similar_rules(rule_id: str, n: int = 3) -> list[str]:
     """Catalogue ids close to ``rule_id`` (a typo's likely meaning)."""
-    import difflib
-
-    from .messages import catalogue
-
     return difflib.get_close_matches(rule_id.upper(), list(catalogue().entries), n=n, cutoff=0.75)

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
 try:  # without the [spark] extra: MissingExtra's one line naming it, not a traceback
-    import pyspark  # noqa: F401
+    from pyspark import SparkFiles, TaskContext
 except ImportError:
     from ._extras import require
 
@@ -87,6 +87,7 @@ from .findings import Finding, Report
 from .options import OptionArgs, Options, build_options
 from .pool.batch import BatchValidator
 from .rulesets.registry import HOME_ENV, Registry, default_home
+from .schematron.engines import engine_for
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -438,6 +439,7 @@ def _probe() -> Callable[[int], tuple[str, str | None]]:
     executors need not import this package to run it (the standard library only, no pyarrow either)."""
 
     def probe(_: int) -> tuple[str, str | None]:
+        # inside, so that the function shipped by value carries its imports (see the docstring)
         import importlib.util
         import sys
 
@@ -494,8 +496,6 @@ def _worker_batch(options: Options) -> tuple[BatchValidator, Path, str]:
     """This worker process's batch validator for ``options`` (built on first use, then kept: one Validator), its
     rules home and where that home came from (for messages). On ``saxon-java`` it runs the task's
     ``spark.task.cpus`` threads, on ``saxonc`` this thread."""
-    from .schematron.engines import engine_for
-
     home, origin = _resolve_home(None if options.rules_home is None else str(options.rules_home))
     engine = engine_for("steady", options.engine)
     threads = _task_cpus() if engine == "saxon-java" else 1
@@ -514,8 +514,6 @@ def _worker_batch(options: Options) -> tuple[BatchValidator, Path, str]:
 
 
 def _task_cpus() -> int:
-    from pyspark import TaskContext
-
     task = TaskContext.get()
     return max(1, int(task.cpus())) if task is not None else 1
 
@@ -530,8 +528,6 @@ def _resolve_home(given: str | None) -> tuple[Path, str]:
     path = Path(spec)
     if path.is_absolute():
         return path, origin
-    from pyspark import SparkFiles
-
     places = [Path(SparkFiles.getRootDirectory())] if SparkFiles._is_running_on_worker else []
     places.append(Path.cwd())
     for place in places:
@@ -541,8 +537,6 @@ def _resolve_home(given: str | None) -> tuple[Path, str]:
 
 
 def _on_executor(detail: str, home: Path, origin: str) -> str:
-    from pyspark import TaskContext
-
     where = f"host {socket.gethostname()}, Python worker pid {os.getpid()}"
     executor = os.environ.get("SPARK_EXECUTOR_ID")
     if executor:
@@ -563,7 +557,7 @@ def _validate_batches(
     batches: Iterator[pa.RecordBatch], *, column: str, keys: tuple[str, ...], options: Options
 ) -> Iterator[pa.RecordBatch]:
     """The function ``mapInArrow`` runs: the key columns as they came, then one result per document."""
-    import pyarrow as pa
+    import pyarrow as pa  # on the executors, with PySpark's Arrow path only
 
     batch_validator, home, origin = _worker_batch(options)
     for batch in batches:
@@ -642,7 +636,7 @@ def _text_bytes(text: str) -> bytes:
 
 def _arrow_type(dtype: DataType, large: bool) -> pa.DataType:
     """The Arrow type Spark expects back for ``dtype`` (large strings when Spark sends large types)."""
-    import pyarrow as pa
+    import pyarrow as pa  # see _validate_batches
 
     if isinstance(dtype, StringType):
         return pa.large_string() if large else pa.string()

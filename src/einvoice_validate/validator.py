@@ -16,8 +16,9 @@ from typing_extensions import Unpack
 
 from ._version import __version__
 from .errors import ProfileError
-from .findings import Finding, Report, Severity, VersionChoice
+from .findings import Finding, Report, Severity, VersionChoice, severity_of_flag
 from .locations import Locator
+from .messages import catalogue
 from .options import OptionArgs, Options, build_options, rules_date_of
 from .parse import Document, Source, load
 from .profiles import (
@@ -227,7 +228,7 @@ class Validator:
         for rules in profile.unchecked_for(document):
             yield _extension_note(document, profile, rules)
         if document.pdf is not None:
-            from .envelopes.pdf import envelope_findings
+            from .envelopes.pdf import envelope_findings  # loaded by parse.load with the first PDF
 
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile, plan)
@@ -256,15 +257,11 @@ def _ms(start: float) -> float:
 
 
 def _with_level(finding: Finding, level: str) -> Finding:
-    from .findings import severity_of_flag
-
     return finding.model_copy(update={"severity": severity_of_flag(level)})
 
 
 def _not_installed(stand_in: StandIn, plan: Plan, severity: Severity) -> Finding:
     """The ``rules.version-not-installed`` finding: which version is in force, which ran instead, how to install."""
-    from .messages import catalogue
-
     day = plan.rules_date.isoformat() if plan.rules_date else ""
     command = f"einvoice-validate rulesets install {stand_in.in_force}"
     values = (day, stand_in.in_force, stand_in.instead, command)
@@ -310,8 +307,6 @@ def _extension_note(document: Document, profile: Profile, rules: str) -> Finding
 
 def _note(rule_id: str, values: tuple[str, ...], variant: int) -> Finding:
     """An INFO finding of the input stage about the profile chosen (BT-24: the specification identifier)."""
-    from .messages import catalogue
-
     return Finding(
         rule_id=rule_id,
         severity=Severity.INFO,

@@ -2,7 +2,7 @@
 
 The rules name their business terms (``Finding.terms``); the document holds them. Where each term sits in UBL
 Invoice, UBL CreditNote and CII is not written here: it is read from the official XRechnung viewer's mapping
-stylesheet (KoSIT's UBL/CII → semantic model step, :mod:`.render.viewer`), whose templates name each term
+stylesheet (KoSIT's UBL/CII → semantic model step, :mod:`.viewer`), whose templates name each term
 (``mode="BT-112"``). :class:`MappingPaths` reads the stylesheet once per document type and evaluates its
 ``apply-templates`` chains with lxml on the parsed document, for the terms the findings name only (well under a
 millisecond). The few terms the stylesheet maps otherwise (``for-each-group``, ``xsl:if``, literal ``xr:id``s: the
@@ -35,9 +35,9 @@ from .parse import Document
 from .xpath_text import split_outside
 
 if TYPE_CHECKING:
-    from .render.viewer import Viewer
     from .rulesets.registry import Registry
     from .schematron.engines import Engine
+    from .viewer import Viewer
 
 __all__ = [
     "MAX_PER_FINDING",
@@ -310,7 +310,7 @@ class TermValues:
 
     def _viewer_or_none(self) -> Viewer | None:
         if self._viewer is None and not self._unavailable:
-            from .render.viewer import Viewer
+            from .viewer import Viewer  # with the first finding that names a term: 25 ms off every start
 
             with self._lock:
                 if self._viewer is None and not self._unavailable:
@@ -352,7 +352,7 @@ class TermValues:
 
     @staticmethod
     def _run_mapping(viewer: Viewer, document: Document, needed: set[str]) -> ModelValues:
-        from .render.viewer import ViewerFailed
+        from .viewer import ViewerFailed  # loaded with Viewer (above)
 
         try:
             model = viewer.model(document)

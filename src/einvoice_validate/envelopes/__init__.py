@@ -1,6 +1,7 @@
 """Envelopes: the containers an invoice can arrive in, each a function from bytes to the invoice's bytes plus what
 the report says about the envelope. PDF (ZUGFeRD / Factur-X hybrid invoices) lives in :mod:`.pdf`; the Peppol
-StandardBusinessDocument (SBDH) is unwrapped by :mod:`einvoice_validate.parse` after parsing, as before."""
+StandardBusinessDocument (SBDH), being XML, in :mod:`.sbdh`, which :mod:`einvoice_validate.parse` asks after parsing.
+Neither imports :mod:`einvoice_validate.parse`: the envelopes sit below the parser."""
 
 from __future__ import annotations
 

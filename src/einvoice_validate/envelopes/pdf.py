@@ -31,9 +31,11 @@ from typing import Any
 
 from lxml import etree
 
+from .._extras import require_dependency
 from ..errors import InputError
 from ..findings import Finding, Flag, PdfEnvelope, severity_of_flag
 from ..limits import DEFAULT_LIMITS, Limits
+from ..messages import catalogue
 
 __all__ = [
     "ATTACHMENT_NAMES",
@@ -81,8 +83,6 @@ def _open(data: bytes) -> Any:
     try:
         import pikepdf  # imported on first PDF only: validating XML never loads it
     except ImportError:  # a dependency, but an environment built with --no-deps may lack it: say what to install
-        from .._extras import require_dependency
-
         require_dependency("pikepdf", "PDF input")
         raise
 
@@ -100,7 +100,7 @@ def _name(value: Any) -> str:
 
 
 def _filters(stream: Any) -> list[str]:
-    import pikepdf
+    import pikepdf  # see _open: loaded with the first PDF
 
     raw = stream.get("/Filter")
     if raw is None:
@@ -112,7 +112,7 @@ def _filters(stream: Any) -> list[str]:
 
 def _bounded_bytes(stream: Any, cap: int, what: str) -> bytes:
     """The decoded content of ``stream``, refusing more than ``cap`` bytes before producing them."""
-    import pikepdf
+    import pikepdf  # see _open: loaded with the first PDF
 
     if not isinstance(stream, pikepdf.Stream):
         raise _unreadable(f"the PDF's {what} is not a stream", "pdf-structure")
@@ -144,7 +144,7 @@ def _bounded_bytes(stream: Any, cap: int, what: str) -> bytes:
 
 def _walk_names(node: Any, limits: Limits) -> Iterator[tuple[str, Any]]:
     """(name, file specification) pairs of the /EmbeddedFiles name tree, depth- and count-bounded, loop-safe."""
-    import pikepdf
+    import pikepdf  # see _open: loaded with the first PDF
 
     seen: set[tuple[int, int]] = set()
     count = 0
@@ -189,7 +189,7 @@ def _file_name(spec: Any, fallback: str) -> str:
 def _embedded_files(pdf: Any, limits: Limits) -> list[tuple[str, Any]]:
     """(file name, file specification) of every embedded file: the /EmbeddedFiles name tree and the catalogue's
     /AF array (Factur-X requires both; either is enough to find the invoice), without duplicates."""
-    import pikepdf
+    import pikepdf  # see _open: loaded with the first PDF
 
     found: list[tuple[str, Any]] = []
     seen: set[tuple[int, int]] = set()
@@ -335,8 +335,6 @@ def _norm(level: str) -> str:
 
 def envelope_findings(envelope: PdfEnvelope, spec_id: str | None, source: str) -> list[Finding]:
     """The envelope checks of a PDF against the invoice's guideline id ``spec_id`` (see the module docstring)."""
-    from ..messages import catalogue
-
     found: list[Finding] = []
 
     def add(rule_id: str, flag: Flag, variant: int, *values: str) -> None:

@@ -31,7 +31,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "Pool":
-        from .service import Pool
+        from .service import Pool  # see the package's __getattr__
 
         return Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -51,6 +51,8 @@ from ..errors import EInvoiceValidateError, RulesetError, WorkerDied, message_fo
 from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
+from ..schematron.engines import engine_for
+from ..validator import Validator
 from . import routing
 from .job import Job, Rendered, Validated
 from .routing import Route, choose, sniff_syntax
@@ -86,7 +88,7 @@ class BatchError(_Model):
 
     def to_dict(self) -> dict[str, object]:
         """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        from ..wire import error_object
+        from ..wire import error_object  # the json rows' form: off the CLI's start (http)
 
         return error_object(self.code, self.detail)
 
@@ -181,8 +183,6 @@ class BatchValidator:
         documents: int | None = None,
         **option_args: Unpack[OptionArgs],
     ) -> None:
-        from ..schematron.engines import engine_for
-
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
@@ -201,11 +201,9 @@ class BatchValidator:
         self._validator: Any = None
         self._watchdog: Watchdog | None = None
         if self.mode != "processes":
-            from ..validator import Validator
-
             self._validator = Validator(options=options)
         if self.mode == "threads":
-            from ..schematron._java import before_exit
+            from ..schematron._java import before_exit  # the Java engine's module loads only when that engine runs
 
             self._watchdog = Watchdog()
             before_exit(self.close)  # its threads end (and leave the JVM) before the JVM is shut down

@@ -48,6 +48,8 @@ from typing_extensions import Unpack
 from ..errors import EInvoiceValidateError, PoolBusy, WorkerDied
 from ..findings import Report
 from ..options import OptionArgs, Options, build_options
+from ..schematron.engines import engine_for
+from ..validator import Validator
 from .job import Job, Rendered, Validated
 from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, await_ready, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
@@ -95,8 +97,6 @@ class Pool:
         options: Options | None = None,
         **option_args: Unpack[OptionArgs],
     ) -> None:
-        from ..schematron.engines import engine_for
-
         count = (os.cpu_count() or 1) if workers is None else workers
         if count < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
@@ -158,14 +158,13 @@ class Pool:
         self._started = True
 
     def _start_threads(self) -> None:
-        from ..render import Renderer
-        from ..validator import Validator
+        from ..render import Renderer  # a Pool that never renders does without the viewer (35 ms)
 
         validator = Validator(options=self.options)
         renderer = Renderer(validator)  # the viewer compiles on the first page
         if self._prepare:
             validator.prepare(*_names(self._prepare))
-        from ..schematron._java import before_exit
+        from ..schematron._java import before_exit  # the Java engine's module loads only when that engine runs
 
         watchdog = Watchdog()
         self._validator, self._watchdog = validator, watchdog
@@ -211,7 +210,7 @@ class Pool:
         validator = self._validator
         try:
             if validator.engine.name == "saxon-java":
-                from ..schematron._java import start_jvm
+                from ..schematron._java import start_jvm  # the Java engine's module, for that engine only
 
                 start_jvm()
             names = [p.name for p in validator.profiles] if self._background is True else self._background or ()
@@ -223,7 +222,7 @@ class Pool:
         except Exception:  # the documents of that profile will get the error themselves
             log.exception("compiling in the background failed")
         finally:
-            from ..schematron._java import detach_thread
+            from ..schematron._java import detach_thread  # the Java engine's module loads only when that engine runs
 
             detach_thread()
 
@@ -313,7 +312,7 @@ class Pool:
         Raises:
             ValueError: an unknown ``lang`` or ``fmt`` (checked here, before queueing).
         """
-        from ..render import FORMATS, LANGS
+        from ..render import FORMATS, LANGS  # see _start_threads: the viewer loads with the first page
 
         if lang not in LANGS or fmt not in FORMATS:
             raise ValueError(f"lang must be one of {', '.join(LANGS)} and fmt one of {', '.join(FORMATS)}")

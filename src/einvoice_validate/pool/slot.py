@@ -345,6 +345,7 @@ class ThreadSlot(Slot):
         self._thread.start()
 
     def _drive(self, generation: int) -> None:
+        # the Java engine's module loads only when that engine runs
         from ..schematron._java import detach_thread, java_thread, start_jvm
 
         job: Job | None = None
@@ -391,7 +392,7 @@ class ThreadSlot(Slot):
         if old is not None:
             self._watchdog.retired.append((old, java))
         if java is not None:
-            from ..schematron._java import stop_java_thread
+            from ..schematron._java import stop_java_thread  # the Java engine's module loads only when that engine runs
 
             stop_java_thread(java)
         return True
@@ -400,7 +401,7 @@ class ThreadSlot(Slot):
         """Stop the Java thread of a document still in progress (the runner is closing and will not wait)."""
         java = self.java_thread
         if self.job is not None and java is not None:
-            from ..schematron._java import stop_java_thread
+            from ..schematron._java import stop_java_thread  # the Java engine's module loads only when that engine runs
 
             self._closing = True
             stop_java_thread(java)
@@ -452,7 +453,7 @@ class Watchdog:
         with self._cond:
             self._closed = True
             self._cond.notify()
-        from ..schematron._java import stop_java_thread
+        from ..schematron._java import stop_java_thread  # the Java engine's module loads only when that engine runs
 
         for slot in self._slots:
             slot.stop_now()

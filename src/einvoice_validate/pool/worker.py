@@ -37,6 +37,8 @@ from typing import Any, Literal
 
 from ..errors import EInvoiceValidateError
 from ..options import Options
+from ..validator import Validator
+from .job import Job, produce
 
 __all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "recv", "send", "worker_env"]
 
@@ -108,7 +110,6 @@ def worker_entry() -> None:
         config: WorkerConfig = recv(inp)
     except EOFError:
         return
-    from .job import Job, produce
 
     validator: Any = None
     renderer: Any = None  # a Renderer over the validator, built for the first page
@@ -137,7 +138,7 @@ def worker_entry() -> None:
             if validator is None:
                 validator = _build(config)
             if render is not None and renderer is None:
-                from ..render import Renderer
+                from ..render import Renderer  # a worker that never renders does without the viewer
 
                 renderer = Renderer(validator)
             reply = (index, "ok", produce(validator, Job(index, name, payload, profile, render=render), renderer))
@@ -152,8 +153,6 @@ def worker_entry() -> None:
 
 
 def _build(config: WorkerConfig) -> Any:
-    from ..validator import Validator
-
     return Validator(options=config.options)
 
 

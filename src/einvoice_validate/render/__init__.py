@@ -1,9 +1,9 @@
 """Showing an invoice to a person: the official viewer's page with each finding at its place (``show``).
 
-:class:`Renderer` validates an invoice and renders it with KoSIT's official XRechnung viewer (:mod:`.viewer`:
-UBL/CII → the semantic model ``xr:invoice`` → HTML, German or English), then marks every finding at the field or
-line it concerns (:mod:`.page`); :mod:`.pdf` prints that page to PDF. :func:`render_invoice` is the one call a
-server needs: bytes in, page bytes out, the library's usual errors.
+:class:`Renderer` validates an invoice and renders it with KoSIT's official XRechnung viewer
+(:mod:`einvoice_validate.viewer`: UBL/CII → the semantic model ``xr:invoice`` → HTML, German or English), then marks
+every finding at the field or line it concerns (:mod:`.page`); :mod:`.pdf` prints that page to PDF.
+:func:`render_invoice` is the one call a server needs: bytes in, page bytes out, the library's usual errors.
 
     renderer = Renderer()                            # or Renderer(Validator(engine="saxon-java"))
     shown = renderer.show("invoice.xml", lang="en")  # .report, .content (the page's bytes), .media_type
@@ -21,17 +21,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from lxml import etree
 
+from ..api import default_validator
 from ..findings import Report
 from ..parse import Document, Source, load, read_source
+from ..validator import Validator
+from ..viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
 from .page import build_page, failed_fragment, text_of, viewer_fragment
-from .viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
-
-if TYPE_CHECKING:
-    from ..validator import Validator
+from .pdf import check_available, html_to_pdf
 
 __all__ = ["FORMATS", "LANGS", "MEDIA_TYPES", "VIEWER_PACK", "Renderer", "Shown", "render_invoice"]
 
@@ -59,8 +59,6 @@ class Renderer:
 
     def __init__(self, validator: Validator | None = None, *, pack: str = VIEWER_PACK) -> None:
         if validator is None:
-            from ..validator import Validator
-
             validator = Validator()
         self.validator = validator
         self._pack = pack
@@ -116,15 +114,11 @@ class Renderer:
             raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
         data, _ = read_source(source, self.validator.limits)
         if fmt == "pdf":
-            from .pdf import check_available
-
             check_available()
         report = self.validator.validate(data, profile=profile, rules_date=rules_date)
         document = load(data, self.validator.limits)
         html = self.page(document, report, lang, printable=fmt == "pdf")
         if fmt == "pdf":
-            from .pdf import html_to_pdf
-
             return Shown(report, html_to_pdf(html), MEDIA_TYPES["pdf"])
         return Shown(report, html, MEDIA_TYPES["html"])
 
@@ -143,8 +137,6 @@ def render_invoice(data: bytes, *, lang: str = "en", fmt: Format = "html", rende
     if renderer is None:
         with _default_lock:
             if _default is None:
-                from ..api import default_validator
-
                 _default = Renderer(default_validator())
             renderer = _default
     return renderer.show(data, lang=lang, fmt=fmt).content

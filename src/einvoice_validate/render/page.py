@@ -32,11 +32,11 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from .._version import __version__
+from .._words import WORDS, severity_label
 from ..findings import Finding, Report, Severity
 from ..locations import Locator
 from ..parse import Document
-from ..reports.words import WORDS, severity_label
-from .viewer import SECTIONS, XR_NS, Labels, View
+from ..viewer import SECTIONS, XR_NS, Labels, View
 
 __all__ = [
     "CSP",

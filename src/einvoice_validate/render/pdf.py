@@ -28,7 +28,7 @@ class PdfUnavailable(SetupError, ImportError):
 
 def _weasyprint() -> Any:
     try:
-        import weasyprint
+        import weasyprint  # heavy, and an extra: loaded for PDF output only
     except ImportError:  # not installed: the one line of every missing extra (_extras)
         raise MissingExtra("show --format pdf", "pdf", ("weasyprint",)) from None
     except OSError as exc:  # installed, but Pango is missing

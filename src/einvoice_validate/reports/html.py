@@ -14,6 +14,8 @@ from html import escape
 from xml.sax.saxutils import quoteattr
 
 from .._version import __version__
+from ..envelopes.pdf import extract_invoice
+from ..errors import EInvoiceValidateError
 from ..findings import Finding, PdfEnvelope, Severity
 from . import Outcome, Tally, grouped, severity_counts
 from .words import WORDS, ignored_groups, ignored_summary, severity_label
@@ -201,9 +203,6 @@ def _source_lines(data: bytes | None, pdf: bool) -> list[str] | None:
     if data is None:
         return None
     if pdf and data.startswith(b"%PDF"):
-        from ..envelopes.pdf import extract_invoice
-        from ..errors import EInvoiceValidateError
-
         try:
             data = extract_invoice(data)[0]
         except EInvoiceValidateError:

@@ -8,7 +8,11 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..errors import EInvoiceValidateError, RulesetError
+from ..parse import load
+from ..validator import Validator
 from . import Outcome, Tally
+from .words import ignored_summary, summary
 
 if TYPE_CHECKING:
     from ..options import EngineName
@@ -45,6 +49,7 @@ class ReportWriter:
         engine: EngineName | None = None,
         invoice_view: InvoiceView | None = None,
     ) -> None:
+        # Each format's module is imported when that format is written: the CLI's start loads none of them.
         from .text import TextReport, use_colour
 
         if fmt not in FORMATS:
@@ -64,14 +69,14 @@ class ReportWriter:
         )
 
     def add(self, outcome: Outcome) -> None:
-        from .rows import row
+        from .rows import row  # per format (see __init__)
 
         if self._text is not None:
             self._text.add(outcome)
         elif self.format == "jsonl":
             print(json.dumps(row(outcome, timings=self.timings), ensure_ascii=False), file=self.out, flush=True)
         elif self.format == "github":
-            from .github import github_lines
+            from .github import github_lines  # per format (see __init__)
 
             self._tally.add(outcome)
             for line in github_lines(outcome, self.lang):
@@ -89,27 +94,25 @@ class ReportWriter:
         elif self.format == "json":
             self.out.write("[]\n" if self._first else "\n]\n")
         elif self.format == "github":  # plain log lines, not annotations
-            from .words import ignored_summary, summary
-
             print(summary(self._tally, self.lang), file=self.out)
             ignored = ignored_summary(self._tally, self.lang)
             if ignored is not None:
                 print(ignored, file=self.out)
         elif self.format == "junit":
-            from .junit import junit_report
+            from .junit import junit_report  # per format (see __init__)
 
             self.out.write(junit_report(self._kept).decode("utf-8"))
         elif self.format == "sarif":
-            from .sarif import sarif_report
+            from .sarif import sarif_report  # per format (see __init__)
 
             self.out.write(json.dumps(sarif_report(self._kept), ensure_ascii=False, indent=2) + "\n")
         elif self.format == "html":
-            from .html import html_report
+            from .html import html_report  # per format (see __init__)
 
             view = self._view or invoice_views(self._rules_home, self._engine, self.lang)
             self.out.write(html_report([_with_data(o) for o in self._kept], self.lang, view))
         elif self.format == "gitlab":
-            from .gitlab import gitlab_report
+            from .gitlab import gitlab_report  # per format (see __init__)
 
             self.out.write(json.dumps(gitlab_report(self._kept, self.lang), ensure_ascii=False, indent=2) + "\n")
 
@@ -117,14 +120,10 @@ class ReportWriter:
 def invoice_views(rules_home: Path | None, engine: EngineName | None, lang: str) -> InvoiceView:
     """Each document's ``show`` page; None for all when the viewer pack is not installed (the report says nothing
     of the invoice then), None for one the viewer cannot show."""
-    from ..errors import EInvoiceValidateError, RulesetError
-
     state: dict[str, object] = {}
 
     def view(outcome: Outcome) -> str | None:
-        from ..parse import load
-        from ..render import Renderer
-        from ..validator import Validator
+        from ..render import Renderer  # the viewer (35 ms), for html reports only
 
         if outcome.report is None or outcome.data is None or "unavailable" in state:
             return None

@@ -17,7 +17,7 @@ __all__ = ["InstalledPack", "Manifest", "Registry", "bundled_dir", "default_home
 
 def __getattr__(name: str) -> Any:
     if name == "install":
-        from .installer import install
+        from .installer import install  # see the module docstring
 
         return install
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -177,7 +177,7 @@ class _Jvm:
     """The JVM's Saxon objects, created once per process."""
 
     def __init__(self) -> None:
-        try:
+        try:  # JPype and the JVM load with the first Java engine, never on import
             import jpype
             import jpype.config
             import jpype.imports

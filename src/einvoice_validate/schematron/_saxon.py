@@ -90,7 +90,7 @@ class SaxonDocument:
 def parse_document(text: str) -> SaxonDocument:
     """Build Saxon's tree from text that already passed the hardened lxml parser (no DOCTYPE, no entities)."""
     processor, _ = _saxon()
-    from saxonche import PySaxonApiError
+    from saxonche import PySaxonApiError  # see _saxon: Saxon loads when first used
 
     with _lock:
         try:
@@ -107,7 +107,7 @@ def _parse_utf8_file(data: bytes) -> SaxonDocument:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        from saxonche import PySaxonApiError
+        from saxonche import PySaxonApiError  # see _saxon: Saxon loads when first used
 
         with _lock:
             try:
@@ -149,7 +149,7 @@ class Stylesheet:
 
     def run(self, document: SaxonDocument) -> str:
         """The SVRL (or ``ev:runtime-error``) as a string."""
-        from saxonche import PySaxonApiError
+        from saxonche import PySaxonApiError  # see _saxon: Saxon loads when first used
 
         with self._lock:
             try:
@@ -173,7 +173,7 @@ def compile_stylesheet(path: Path, checksum: str) -> Stylesheet:
         if cached is not None:
             return cached
         _, xslt = _saxon()
-        from saxonche import PySaxonApiError
+        from saxonche import PySaxonApiError  # see _saxon: Saxon loads when first used
 
         try:
             executable = xslt.compile_stylesheet(stylesheet_text=wrapper_text(key[0]))

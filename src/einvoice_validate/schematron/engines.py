@@ -20,8 +20,6 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from ..options import EngineName
-
 # What both engines share, below them both; named here too, the engines' public face.
 from ._shared import (
     SLIM_KEEP_CHARS,
@@ -43,6 +41,7 @@ __all__ = [
     "STEADY_FROM_DOCUMENTS",
     "CompiledStylesheet",
     "Engine",
+    "EngineName",
     "StylesheetRuntimeError",
     "Work",
     "engine_for",
@@ -53,6 +52,8 @@ __all__ = [
     "wrapper_text",
 ]
 
+EngineName = Literal["saxonc", "saxon-java"]
+"""The XSLT engines' names (:data:`ENGINES`); :class:`~einvoice_validate.options.Options` names one."""
 ENGINES: tuple[EngineName, ...] = ("saxonc", "saxon-java")
 DEFAULT_ENGINE: EngineName = "saxonc"  # one document in a fresh process: the fastest start
 STEADY_ENGINE: EngineName = "saxon-java"  # a server or a long batch: the fastest once warm (when installed)
@@ -85,7 +86,7 @@ def engine_for(work: Work | int, name: str | None = None) -> EngineName:
         work = "steady" if work >= STEADY_FROM_DOCUMENTS else "document"
     if work == "document":
         return DEFAULT_ENGINE
-    from ._java import java_available
+    from ._java import java_available  # each engine's module loads when that engine is asked for
 
     return STEADY_ENGINE if java_available() else DEFAULT_ENGINE
 
@@ -94,9 +95,9 @@ def get_engine(name: str | None = None) -> Engine:
     """The engine called ``name`` (see :func:`engine_name`); creating it loads nothing yet."""
     name = engine_name(name)
     if name == "saxonc":
-        from ._saxon import SaxonCEngine
+        from ._saxon import SaxonCEngine  # see engine_for
 
         return SaxonCEngine()
-    from ._java import JavaEngine
+    from ._java import JavaEngine  # see engine_for
 
     return JavaEngine()

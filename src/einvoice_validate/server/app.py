@@ -32,8 +32,10 @@ from .._extras import MissingExtra, require
 from .._version import __version__
 from ..errors import EInvoiceValidateError, PoolBusy
 from ..pool import Pool, Rendered, Validated
+from ..profiles import all_profiles
 from ..render import FORMATS, LANGS, MEDIA_TYPES
 from ..render.page import CSP
+from ..rulesets.registry import Registry
 from ..wire import PROBLEM_MEDIA_TYPE, problem, problem_for_error
 from . import checks
 from .access import KeyStore, Lockout
@@ -86,9 +88,6 @@ class Service:
     watchdog, and where the service stands (:attr:`status`)."""
 
     def __init__(self, settings: ServerSettings, pool: ValidationPool | None = None) -> None:
-        from ..profiles import all_profiles
-        from ..rulesets.registry import Registry
-
         self.settings = settings
         registry = Registry(settings.rules_home)
         self.profiles = {p.name for p in all_profiles(registry.home)}  # the rules home's user profiles too

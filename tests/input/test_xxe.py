@@ -58,7 +58,7 @@ from einvoice_validate import (
 from einvoice_validate.cli import main
 from einvoice_validate.rulesets import Registry
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "xrechnung-ubl-invoice.xml"
 FORBIDDEN = "document.unreadable"  # with reason doctype / xinclude: "refused" in the detail
 XML_DECL = b'<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -33,7 +33,7 @@ from einvoice_validate import EInvoiceValidateError, Report, Severity, Validator
 from einvoice_validate.errors import ERROR_CODES
 from einvoice_validate.rulesets import Registry
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES: dict[str, bytes] = {p.name: p.read_bytes() for p in sorted((REPO / "examples").glob("*.xml"))}
 VALID_EXAMPLES = [name for name in EXAMPLES if "broken" not in name]
 SEVERITIES = {"ERROR", "WARNING", "INFO"}

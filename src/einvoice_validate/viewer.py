@@ -14,7 +14,7 @@ imports the official one and, by import precedence, replaces exactly the declara
   scripts with ``unparsed-text()``): the wrapper's template emits the five sections of the page (overview, lines,
   further details, attachments, history), each under its own ``xsl:try``, so a value the viewer cannot format
   (``format-number`` on "7x") costs only its section, and no script. The page around it is built in
-  :mod:`.page`.
+  :mod:`.render.page`.
 
 Before compiling, :func:`check_reads` lists every run-time read in the pack's stylesheets (the installer's own
 scan, :func:`~einvoice_validate.rulesets.prepare.resource_reads`) and refuses any that is not one of those
@@ -25,7 +25,7 @@ request (its ``URIResolver``), ``saxonc`` allows ``file:`` URIs only.
 
 For each official template that renders one element of the model (a buyer, a VAT breakdown, an invoice line, an
 attachment: the templates with a ``match``), the wrapper adds one that calls it (``xsl:next-match``) and stamps
-its output's top-level elements with ``data-ev-src``, the model element's ``xr:src``: :mod:`.page` uses that to
+its output's top-level elements with ``data-ev-src``, the model element's ``xr:src``: :mod:`.render.page` uses that to
 find on the page the box of the line or group a finding is about.
 """
 
@@ -44,11 +44,11 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
-from ..errors import RulesetError
-from ..parse import Document
-from ..rulesets.prepare import resource_reads
-from ..rulesets.registry import InstalledPack, Registry
-from ..schematron.engines import Engine, StylesheetRuntimeError
+from .errors import RulesetError
+from .parse import Document
+from .rulesets.prepare import resource_reads
+from .rulesets.registry import InstalledPack, Registry
+from .schematron.engines import Engine, StylesheetRuntimeError
 
 __all__ = [
     "LANGS",
@@ -400,7 +400,7 @@ class Viewer:
 
     def model(self, document: Document) -> etree._Element:
         """The invoice's semantic model alone (the mapping step, no HTML, nothing repaired): each element named by
-        its business term (``xr:id``) and pointing at its source element (``xr:src``); :mod:`..values` reads the
+        its business term (``xr:id``) and pointing at its source element (``xr:src``); :mod:`.values` reads the
         findings' values from it. Raises :class:`ViewerFailed` like :meth:`view`."""
         mapping = self._mapping(document.document_type)
         try:
