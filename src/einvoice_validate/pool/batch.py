@@ -64,6 +64,11 @@ __all__ = ["BatchError", "BatchResult", "BatchValidator", "iter_validate", "vali
 WORKER_CRASHED = "server.error"
 """The code of a document whose worker died (reason ``worker-died``) or overran its time limit (``timeout``)."""
 _WINDOW_PER_WORKER = 8
+_THREAD_DEPTH = 2
+"""Documents given to one thread slot at a time in thread mode: the one it validates and the next, so it never
+waits for the caller's thread (which hands out results and reads the next sources) between two documents. With
+one, each document began only after a round trip through the caller's thread: 10 % of the rate of one thread
+(issue 21, ``benchmarks/batch_overhead.py``)."""
 _WAITING_BYTES = 64 * 1024 * 1024
 
 
@@ -364,12 +369,15 @@ class BatchValidator:
         """Give idle workers a waiting document each: in thread mode the oldest; in process mode as routed by
         syntax (:mod:`.routing`). ``elapsed``: seconds since the last call, counted as idle time for every worker
         left idle then. Returns the seconds until a worker left idle now may help with another syntax, or None."""
+        if self.mode == "threads":
+            for depth in range(_THREAD_DEPTH):  # the idle slots first, then a next document for each
+                with self._lock:
+                    free = [slot for slot in self.slots if self._assigned[slot.number] <= depth]
+                for slot in free[: len(waiting)]:
+                    self._give(slot, waiting.pop(0))
+            return None
         with self._lock:
             idle = [slot for slot in self.slots if not self._assigned[slot.number]]
-        if self.mode == "threads":
-            for slot in idle[: len(waiting)]:
-                self._give(slot, waiting.pop(0))
-            return None
         for route in (*routes.values(), unstarted):
             if route.declined:
                 route.starved += elapsed
