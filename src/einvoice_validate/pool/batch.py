@@ -54,6 +54,7 @@ from ..parse import Source, read_source
 from ..schematron.engines import engine_for
 from ..validator import Validator
 from . import routing
+from .heap import HeapSettler
 from .job import Job, Rendered, Validated
 from .routing import Route, choose, sniff_syntax
 from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, validate_here
@@ -172,7 +173,9 @@ class BatchValidator:
     Usable as a context manager. Arguments as for :func:`iter_validate`; ``documents``: how many documents the
     batches will have, if known (it chooses the engine when none is named; default: many). Raises
     ``ProfileError`` for an unusable option and ``ValueError`` for ``workers < 1``. Worker processes are started
-    on demand, never more than needed.
+    on demand, never more than needed. ``settle_heap`` (default true; thread mode): settle this process's heap after
+    its first documents (:mod:`.heap`: ``gc.freeze()``, which stops Python's full collections from walking the
+    validator's lasting objects; false leaves the collector alone).
 
     Attributes:
         engine: the engine its validators run (``saxonc`` or ``saxon-java``).
@@ -186,6 +189,7 @@ class BatchValidator:
         workers: int | None = None,
         options: Options | None = None,
         documents: int | None = None,
+        settle_heap: bool = True,
         **option_args: Unpack[OptionArgs],
     ) -> None:
         count = (os.cpu_count() or 1) if workers is None else workers
@@ -205,6 +209,7 @@ class BatchValidator:
         self._inboxes: list[queue.SimpleQueue[Job | None]] = []
         self._validator: Any = None
         self._watchdog: Watchdog | None = None
+        self._heap = HeapSettler(settle_heap and mode == "threads")
         if self.mode != "processes":
             self._validator = Validator(options=options)
         if self.mode == "threads":
@@ -212,7 +217,7 @@ class BatchValidator:
 
             self._watchdog = Watchdog()
             before_exit(self.close)  # its threads end (and leave the JVM) before the JVM is shut down
-        self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
+        self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap)
         self._env = worker_env() if self.mode == "processes" else {}
         if self.mode != "local":
             for number in range(count):
@@ -283,6 +288,7 @@ class BatchValidator:
             self._assigned[slot.number] -= 1
         results: queue.SimpleQueue[tuple[Slot, Job, Outcome]] = job.ticket
         results.put((slot, job, outcome))
+        self._heap.done()
 
     # --- the caller's side ------------------------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ from ..findings import Report
 from ..options import OptionArgs, Options, build_options
 from ..schematron.engines import engine_for
 from ..validator import Validator
+from .heap import HeapSettler
 from .job import Job, Rendered, Validated
 from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, await_ready, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
@@ -76,6 +77,8 @@ class Pool:
             mode, in every worker); default none: each compiles on its first document.
         background: profiles compiled right after :meth:`start`, one after the other, while documents are taken
             (True: every profile; thread mode; process mode ignores it).
+        settle_heap: settle the heap after the first documents (:mod:`.heap`; thread mode here, and each worker
+            process its own); False leaves the collector of a host process alone.
         options, **option_args: as for :class:`~einvoice_validate.Validator` (``profile``, ``rules_home``,
             ``limits``, ``xsd_gate``, ``engine`` (default: chosen for steady work, see
             :func:`~einvoice_validate.schematron.engines.engine_for`), ``rules_date``, ``document_timeout``,
@@ -94,6 +97,7 @@ class Pool:
         retry_after: int = 1,
         prepare: bool | tuple[str, ...] = False,
         background: bool | tuple[str, ...] = False,
+        settle_heap: bool = True,
         options: Options | None = None,
         **option_args: Unpack[OptionArgs],
     ) -> None:
@@ -113,7 +117,9 @@ class Pool:
         self.retry_after = retry_after
         self._prepare = prepare
         self._background = background
-        self._config = WorkerConfig(self.options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None)
+        self._config = WorkerConfig(
+            self.options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap
+        )
         self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=max(1, self.queue_size))
         self._slots: list[Slot] = []
         self._validator: Any = None
@@ -124,6 +130,7 @@ class Pool:
         self._in_flight = 0
         self._done = 0
         self._compiled: list[str] = []
+        self._heap = HeapSettler(settle_heap and self.mode == "threads")
 
     # --- life cycle -------------------------------------------------------------------------------------
 
@@ -385,6 +392,7 @@ class Pool:
             future.set_exception(
                 EInvoiceValidateError("server.error", "unexpected error inside the worker", reason="internal")
             )
+        self._heap.done()
 
 
 def _names(profiles: bool | tuple[str, ...]) -> tuple[str, ...]:

@@ -38,6 +38,7 @@ from typing import Any, Literal
 from ..errors import EInvoiceValidateError
 from ..options import Options
 from ..validator import Validator
+from .heap import HeapSettler
 from .job import Job, produce
 
 __all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "recv", "send", "worker_env"]
@@ -58,11 +59,13 @@ class WorkerConfig:
         prepare: compile every profile's packs (or those of the profiles named) before the first document and
             report ``ready``; False: compile on first use.
         crash_on: test-only, see the module docstring.
+        settle_heap: settle the worker's heap after its first documents (:mod:`.heap`).
     """
 
     options: Options
     prepare: bool | tuple[str, ...] = False
     crash_on: str | None = None
+    settle_heap: bool = True
 
 
 Task = tuple[int, str, "str | bytes", "str | None", "tuple[str, str] | None"]
@@ -126,6 +129,7 @@ def worker_entry() -> None:
         send(out, ready)
         if ready[1] != "ready":
             return
+    heap = HeapSettler(config.settle_heap)
     while True:
         try:
             index, name, payload, profile, render = recv(inp)
@@ -150,6 +154,7 @@ def worker_entry() -> None:
             send(out, reply)
         except OSError:
             return
+        heap.done()
 
 
 def _build(config: WorkerConfig) -> Any:
