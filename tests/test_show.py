@@ -401,3 +401,19 @@ def test_the_html_report_folds_in_the_invoice_view(registry: Registry) -> None:
 def test_both_engines_render_the_same_page(registry: Registry, renderer: Renderer) -> None:
     java = Renderer(Validator(rules_home=registry.home, engine="saxon-java"))
     assert java.show(BROKEN, lang="de").content == renderer.show(BROKEN, lang="de").content
+
+
+def test_viewer_checks_its_stylesheets_before_the_first_compile_not_before(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from einvoice_validate import viewer as viewer_module
+
+    checked: list[str] = []
+    monkeypatch.setattr(viewer_module, "check_reads", lambda pack: checked.append(pack.key))
+    shown = Viewer(registry, get_engine())
+    assert checked == []  # the values of findings read the mapping's text only: no check, no compile
+    assert shown.labels.term("en", "BT-1") and shown.css and shown.numbers
+    assert checked == []
+    shown._mapping("ubl-invoice")
+    shown._mapping("cii")
+    assert checked == [shown.pack.key]  # once, before the first compile

@@ -31,6 +31,7 @@ find on the page the box of the line or group a finding is about.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tempfile
@@ -361,7 +362,9 @@ def _parsed(text: str, step: str) -> etree._Element:
 
 
 class Viewer:
-    """The viewer pack, verified and checked once, its stylesheets compiled on first use (per language).
+    """The viewer pack, verified at once, its stylesheets checked (:func:`check_reads`) and compiled on first use
+    (per language); labels, style and the HTML stylesheet's names read on first use too (the values of findings
+    need none of them: only the mapping stylesheet's text).
 
     Args:
         registry: where the pack is installed.
@@ -373,23 +376,45 @@ class Viewer:
         self.engine = engine
         self.pack = registry.get(pack)
         self.pack.verify()
-        check_reads(self.pack)
-        self.labels = Labels(
-            {lang: etree.parse(str(self.pack.entry(f"l10n-{lang}")), _XML_PARSER).getroot() for lang in LANGS}
-        )
-        self.css = self.pack.entry("css").read_text(encoding="utf-8")
+        self._checked = False  # check_reads, before the first compile (values need only the mapping's text)
+
+    @functools.cached_property
+    def labels(self) -> Labels:
+        trees = {lang: etree.parse(str(self.pack.entry(f"l10n-{lang}")), _XML_PARSER).getroot() for lang in LANGS}
+        return Labels(trees)
+
+    @functools.cached_property
+    def css(self) -> str:
+        return self.pack.entry("css").read_text(encoding="utf-8")
+
+    @functools.cached_property
+    def _names(self) -> tuple[frozenset[str], frozenset[str]]:
         html = etree.parse(str(self.pack.entry("html")), _XML_PARSER).getroot()
-        self.numbers, self.iterated = numeric_names(html), iterated_names(html)
+        return numeric_names(html), iterated_names(html)
+
+    @property
+    def numbers(self) -> frozenset[str]:
+        return self._names[0]
+
+    @property
+    def iterated(self) -> frozenset[str]:
+        return self._names[1]
+
+    def _compile(self, what: str, wrapper: Callable[[], str]) -> Any:
+        if not self._checked:
+            with _lock:
+                if not self._checked:
+                    check_reads(self.pack)
+                    self._checked = True
+        return _compile(self.engine, self.pack, what, wrapper)
 
     def _mapping(self, document_type: str) -> Any:
-        return _compile(self.engine, self.pack, document_type, lambda: mapping_wrapper(self.pack.entry(document_type)))
+        return self._compile(document_type, lambda: mapping_wrapper(self.pack.entry(document_type)))
 
     def _html(self, lang: str) -> Any:
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGS)}")
-        return _compile(
-            self.engine, self.pack, f"html-{lang}", lambda: html_wrapper(self.pack.entry("html"), lang, self.labels)
-        )
+        return self._compile(f"html-{lang}", lambda: html_wrapper(self.pack.entry("html"), lang, self.labels))
 
     def prepare(self, *langs: str) -> None:
         """Compile every stylesheet now (all three mappings, the HTML for ``langs``, default both)."""
