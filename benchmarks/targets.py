@@ -14,7 +14,10 @@ both sides warm (``make bench``).
 The reference runs the plan of the rules our validator runs today (``--plan auto``, see throughput.py). The machine
 is noisy (other load shows in the absolute figures; the ratios are taken within the run): run it more than once.
 
-Usage: python benchmarks/targets.py [--warmup 20] [--repeat 40] [--workers 2] [--plan auto|FILE]
+Each steady-state figure, and the fresh process's, is the median of ``--runs`` fresh processes on each side,
+interleaved: one JVM's JIT makes it 10-20 % faster or slower than the next, on either side.
+
+Usage: python benchmarks/targets.py [--runs 3] [--warmup 20] [--repeat 40] [--workers 2] [--plan auto|FILE]
        [--engines saxon-java:threads,saxonc:processes] [--server-duration 30] [--server-warmup 20] [--no-server]
 """
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -60,6 +64,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="cores (default: all)")
     parser.add_argument("--plan", default="auto", help="the reference's plan (default: auto)")
     parser.add_argument("--engines", default="saxon-java:threads,saxonc:processes", help="ENGINE:MODE,... measured")
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per steady figure, each side (median)")
     parser.add_argument("--no-server", action="store_true", help="skip the server measurements")
     server.add_arguments(parser, prefix="server-")
     args = parser.parse_args()
@@ -72,25 +77,43 @@ def main() -> int:
     )
     rows: list[Row] = []
     steady: dict[tuple[int, str], float] = {}
+    runs = args.runs
     for cores in sorted({1, n}):
-        ref = reference_rate(cores, args.warmup, args.repeat, plan)
-        print(f"reference, {cores} thread(s): {ref:.1f} doc/s")
-        for choice in args.engines.split(","):
-            engine, _, mode = choice.partition(":")
-            rate, peak, ran = our_rate(engine, mode or None, cores, args.warmup, args.repeat)
-            steady[(cores, ran)] = rate
-            print(f"ours, {cores} worker(s), {ran}: {rate:.1f} doc/s ({rate / ref:.2f} x), {peak / 1024:.0f} MB")
+        # Each side in `runs` fresh processes, interleaved (a JVM's JIT makes one process 10-20 % faster or slower
+        # than the next, on either side): the medians are compared.
+        refs: list[float] = []
+        ours: dict[str, list[float]] = {}
+        defaults: list[float] = []
+        chosen = ""
+        for run in range(runs):
+            refs.append(reference_rate(cores, args.warmup, args.repeat, plan))
+            print(f"run {run + 1}/{runs}: reference, {cores} thread(s): {refs[-1]:.1f} doc/s")
+            for choice in args.engines.split(","):
+                engine, _, mode = choice.partition(":")
+                rate, peak, ran = our_rate(engine, mode or None, cores, args.warmup, args.repeat)
+                ours.setdefault(ran, []).append(rate)
+                print(f"run {run + 1}/{runs}: ours, {cores} worker(s), {ran}: {rate:.1f} doc/s, {peak / 1024:.0f} MB")
+            if cores == n:
+                rate, _, chosen = our_rate(None, None, n, args.warmup, args.repeat)
+                defaults.append(rate)
+                print(f"run {run + 1}/{runs}: ours, {n} worker(s), as chosen for the batch: {chosen}: {rate:.1f} doc/s")
+        ref = statistics.median(refs)
+        print(f"medians, {cores} core(s): reference {ref:.1f} doc/s", end="")
+        for ran, rates in ours.items():
+            steady[(cores, ran)] = statistics.median(rates)
+            print(f"; {ran} {steady[(cores, ran)]:.1f} doc/s ({steady[(cores, ran)] / ref:.2f} x)", end="")
+        print()
         best = max((r, ran) for (c, ran), r in steady.items() if c == cores)
         rows.append(
             faster(f"best engine ({best[1]}), {cores} core(s)", best[0], ref, "doc/s", 1.3 if cores == 1 else 1.6)
         )
         if cores == n:
-            rate, _, ran = our_rate(None, None, n, args.warmup, args.repeat)
-            print(f"ours, {n} worker(s), as chosen for the batch: {ran}: {rate:.1f} doc/s")
-            rows.append(faster(f"default engine ({ran}), batch, {n} cores", rate, ref, "doc/s", 1.2))
+            rows.append(
+                faster(f"default engine ({chosen}), batch, {n} cores", statistics.median(defaults), ref, "doc/s", 1.2)
+            )
     one = str(CASES[0])
-    ours_one, _ = our_fresh([one])
-    ref_one, _, _ = timed([*REFERENCE, one], reference_env(plan))
+    ours_one = statistics.median(our_fresh([one])[0] for _ in range(runs))
+    ref_one = statistics.median(timed([*REFERENCE, one], reference_env(plan))[0] for _ in range(runs))
     rows.append(faster("fresh process, one invoice", ours_one, ref_one, "s", 4.0))
     if not args.no_server:
         names = ("duration", "warmup", "concurrency")  # server.add_arguments's, prefixed here
