@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -40,7 +41,7 @@ from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
 MUTATIONS = SHARED / "corpus" / "mutations-dev"
 RULE = re.compile(r"^The rule with the context .* \(assertions (?P<ids>[^()]*)\) could not be evaluated: ")
 RAISING = ("value", "empty", "duplicate", "unknown")

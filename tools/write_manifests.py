@@ -9,6 +9,7 @@ Usage: python tools/write_manifests.py [SOURCE_DIR]   (default: ../shared/rulese
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -877,7 +878,8 @@ def render(pack: dict[str, object], source: Path) -> str:
 
 
 def main() -> int:
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "rulesets"
+    shared = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+    source = Path(sys.argv[1]) if len(sys.argv) > 1 else shared / "rulesets"
     out = REPO / "rulesets" / "packs"
     for pack in PACKS:
         target = out / str(pack["id"]) / f"{pack['version']}.toml"
