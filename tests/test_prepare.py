@@ -136,6 +136,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "guard-absence-tests",
         "isolate-rule-errors",
         "skip-attribute-walk",
+        "compact-assertions",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -517,3 +518,99 @@ def test_the_installed_copies_guard_the_absence_asserts(registry: Registry, key:
         assert guarded == 0  # the Peppol rules have no runs of "shall not be used" asserts
     else:
         assert guarded >= 400, "CEN's and CIUS-RO's 'shall not be used' syntax rules"
+
+
+# --- compact-assertions ----------------------------------------------------------------------------------------
+
+
+def _assertion_shapes() -> bytes:
+    """An ISO-skeleton-like stylesheet with assertions in the shapes the generators write, and some others."""
+    location = '<xsl:attribute name="location"><xsl:apply-templates select="." mode="path"/></xsl:attribute>'
+    flag = '<xsl:attribute name="flag">fatal</xsl:attribute>'
+    asserts = [
+        # compacted: the ISO skeleton's shape (id and flag as xsl:attribute), a role, an id written literally, a
+        # text with quotes, line breaks and "document(" in it
+        f'<svrl:failed-assert test="a"><xsl:attribute name="id">A-1</xsl:attribute>{flag}{location}'
+        "<svrl:text>[A-1] An a is needed.</svrl:text></svrl:failed-assert>",
+        f'<svrl:failed-assert test="b" id="A-2"><xsl:attribute name="role">warning</xsl:attribute>{location}'
+        '<svrl:text>It\'s a "document (BG-24)"\n  {with braces} &amp; &lt;more&gt;.</svrl:text></svrl:failed-assert>',
+        f'<svrl:successful-report test="c" id="A-3" flag="information">{location}'
+        "<svrl:text>A c is here.</svrl:text></svrl:successful-report>",
+        # left as they are: a dynamic text, another location, an attribute value template
+        f'<svrl:failed-assert test="d" id="A-4">{location}<svrl:text>d = <xsl:value-of select="d"/></svrl:text>'
+        "</svrl:failed-assert>",
+        '<svrl:failed-assert test="e" id="A-5" location="/doc"><svrl:text>e</svrl:text></svrl:failed-assert>',
+        f'<svrl:failed-assert test="f" id="A-{{name()}}">{location}<svrl:text>f</svrl:text></svrl:failed-assert>',
+    ]
+    tests = ["a", "b", "not(c)", "d", "e", "f"]
+    body = "".join(
+        f'<xsl:if test="not({t})">{a}</xsl:if>' if "successful-report" not in a else f'<xsl:if test="{t}">{a}</xsl:if>'
+        for t, a in zip(tests, asserts, strict=True)
+    )
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">'
+        '<xsl:template match="/"><svrl:schematron-output><xsl:apply-templates mode="M1" select="/"/>'
+        "</svrl:schematron-output></xsl:template>"
+        f'<xsl:template match="/doc | /doc/x" mode="M1" priority="1">{body}'
+        '<xsl:apply-templates mode="M1" select="*"/></xsl:template>'
+        '<xsl:template match="@*|node()" mode="M1" priority="-2"><xsl:apply-templates mode="M1" select="*"/>'
+        "</xsl:template>"
+        '<xsl:template match="*" mode="path"><xsl:apply-templates select="parent::*" mode="path"/>'
+        '<xsl:text>/</xsl:text><xsl:value-of select="name()"/>'
+        '[<xsl:value-of select="1 + count(preceding-sibling::*)"/>]'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+def test_assertions_in_the_generators_shapes_are_compacted_and_report_as_before(tmp_path: Path) -> None:
+    from tests.assertions import assertion_ids
+
+    plain = _assertion_shapes()
+    compact = prepare_stylesheet(plain, ["compact-assertions"])
+    root = etree.fromstring(compact)
+    calls = [s.get("select") for s in root.iter(f"{{{XSL}}}sequence")]
+    assert [c.split("(", 1)[0] for c in calls if c] == ["ev:svrl-1", "ev:svrl-2", "ev:svrl-3"], calls
+    assert (
+        assertion_ids(root)
+        == assertion_ids(etree.fromstring(plain))
+        == ["A-1", "A-2", "A-3", "A-4", "A-5", "A-{name()}"]
+    )
+    assert [k.get("test") for k in root.iter(*KEPT) if k.get("id")] == ["d", "e", "f"], "the others keep theirs"
+    engine = get_engine()
+    outputs = []
+    for name, data in (("plain.xsl", plain), ("compact.xsl", compact)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        sheet = engine.compile(path, name)
+        outputs.append([parse_svrl(sheet.run(engine.parse_text(d))) for d in ("<doc/>", "<doc a='1'><x c='1'/></doc>")])
+    assert outputs[0] == outputs[1]
+    texts = [e.text for e in outputs[1][0]]
+    assert 'It\'s a "document (BG-24)" {with braces} & <more>.' in texts
+    assert [e.location for e in outputs[1][1] if e.id == "A-3"] == ["/doc[1]", "/doc[1]/x[1]"]
+
+
+def test_a_compact_call_reads_nothing_but_other_calls_are_still_refused() -> None:
+    from einvoice_validate.rulesets.prepare import resource_reads
+
+    compact = etree.fromstring(prepare_stylesheet(_assertion_shapes(), ["compact-assertions"]))
+    assert resource_reads(compact) == []
+    call = next(s for s in compact.iter(f"{{{XSL}}}sequence") if (s.get("select") or "").startswith("ev:svrl-"))
+    call.set("select", "ev:svrl-1(., document('x'), 'fatal', 'text')")
+    assert resource_reads(compact), "a call that is not only string literals is read like any other expression"
+
+
+@pytest.mark.parametrize("key", SCHEMATRON_PACKS)
+def test_the_installed_copies_compact_their_assertions(registry: Registry, key: str) -> None:
+    from tests.assertions import assertion_ids
+
+    parser = etree.XMLParser(huge_tree=True)
+    prepared = etree.fromstring(registry.get(key).prepared_stylesheet().read_bytes(), parser)
+    official = etree.fromstring(_official(registry.get(key))[0].read_bytes(), parser)
+    ids, before = assertion_ids(prepared, copies=False), assertion_ids(official)
+    assert len(ids) == len(before) > 0 and all(ids)
+    assert all(now == then for now, then in zip(ids, before, strict=True) if then is not None), "same rules, same order"
+    # every assertion in the generators' shapes is compacted: all but those whose text reads the document
+    calls = [s for s in prepared.iter(f"{{{XSL}}}sequence") if (s.get("select") or "").startswith("ev:svrl-")]
+    outside = [c for c in calls if not any(a.tag == f"{{{XSL}}}catch" for a in c.iterancestors())]
+    dynamic = sum(1 for t in official.iter(f"{{{SVRL}}}text") if t.find(f"{{{XSL}}}value-of") is not None)
+    assert len(outside) >= len(before) - dynamic - 2

@@ -6,13 +6,16 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
+from einvoice_validate import Validator
 from einvoice_validate.findings import Severity
+from einvoice_validate.parse import load
 from einvoice_validate.rulesets import InstalledPack, Manifest
 from einvoice_validate.rulesets.prepare import prepare_pack_dir
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron.engines import get_engine
-from einvoice_validate.schematron.svrl import SvrlError, parse_svrl
+from einvoice_validate.schematron.svrl import SvrlError, _is_empty_output, parse_svrl
 
 SVRL = "http://purl.oclc.org/dsdl/svrl"
 
@@ -140,6 +143,53 @@ def test_unreadable_svrl_is_an_error_not_silence() -> None:
 
 def test_svrl_without_findings() -> None:
     assert parse_svrl(f'<svrl:schematron-output xmlns:svrl="{SVRL}"><svrl:fired-rule/></svrl:schematron-output>') == []
+
+
+EMPTY_SVRL = f'<?xml version="1.0" encoding="UTF-8"?><svrl:schematron-output xmlns:svrl="{SVRL}" title="t"/>'
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        EMPTY_SVRL,
+        f'<svrl:schematron-output xmlns:svrl="{SVRL}"/>',
+        f'<svrl:schematron-output xmlns:svrl="{SVRL}" title="a&gt;b" xmlns:x="urn:x"/>\n',
+    ],
+)
+def test_empty_svrl_is_read_without_a_tree(output: str) -> None:
+    assert _is_empty_output(output)
+    assert parse_svrl(output) == []
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        EMPTY_SVRL.replace("/>", '><svrl:failed-assert id="R"/></svrl:schematron-output>'),  # content: parsed
+        EMPTY_SVRL.replace(SVRL, "urn:not-svrl"),  # another namespace: refused by the parser
+        EMPTY_SVRL + "<extra/>",  # two roots: refused by the parser
+        f'<svrl:schematron-output xmlns:svrl="{SVRL}" title="a>b"/>',  # a bare ">" in a value: parsed
+        '<svrl:schematron-output xmlns:svrl="urn:x" xmlns:y="http://purl.oclc.org/dsdl/svrl"/>',
+    ],
+)
+def test_anything_but_empty_svrl_is_parsed(output: str) -> None:
+    assert not _is_empty_output(output)
+
+
+def test_an_empty_output_by_its_text_is_what_the_parser_reads(shared: Path, validator: Validator) -> None:
+    """The shortcut and the parser agree on the outputs of the real packs (the business cases are valid)."""
+    seen = 0
+    for path in sorted((shared / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))[:6]:
+        document = load(path.read_bytes())
+        report = validator.validate(path)
+        profile = next(p for p in validator.profiles if p.name == report.profile)
+        saxon = validator.engine.load(document)
+        for stage in validator._stages_for(profile).schematron:
+            output = stage._stylesheet.run(saxon)
+            if _is_empty_output(output):
+                seen += 1
+                root = etree.fromstring(output.encode())
+                assert root.tag == f"{{{SVRL}}}schematron-output" and len(root) == 0
+    assert seen, "no empty output met"
 
 
 def test_svrl_role_is_used_when_flag_is_missing() -> None:

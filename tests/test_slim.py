@@ -15,6 +15,7 @@ from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.manifest import Manifest, load_manifests
 from einvoice_validate.schematron._saxon import SLIM_KEEP_CHARS, SLIM_MIN_CHARS, slimmed_text
+from einvoice_validate.schematron._shared import slimmed_utf8
 from tests.conftest import CORPUS
 
 pytestmark = pytest.mark.corpus
@@ -97,6 +98,13 @@ def test_the_cut_keeps_structure_and_restores_the_tree() -> None:
     assert cut == [" \n" + ("QUJD" * 5000)[:SLIM_KEEP_CHARS]]
 
 
+def test_the_java_engine_gets_the_same_cut_as_utf8_bytes() -> None:
+    for document in (load(_with_attachment(" \n" + "QUJD" * 5000)), load(_with_attachment("QUJD" * 5000 + "é"))):
+        text = slimmed_text(document)
+        assert text is not None and slimmed_utf8(document) == text.encode("utf-8")
+    assert slimmed_utf8(load(_with_attachment("QUJD" * 100))) is None
+
+
 def test_short_attachments_and_plain_invoices_are_not_rewritten() -> None:
     assert slimmed_text(load(_with_attachment("QUJD" * 100))) is None
     assert slimmed_text(load(Path(__file__).resolve().parents[1] / "examples" / "xrechnung-ubl-invoice.xml")) is None
@@ -114,6 +122,7 @@ def test_only_reviewed_packs_allow_the_cut() -> None:
 
 
 def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    import einvoice_validate.schematron._java as java
     import einvoice_validate.schematron._saxon as saxon
 
     validator = Validator(rules_home=registry.home)
@@ -126,5 +135,6 @@ def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypat
         raise AssertionError("slimmed_text called for a profile with a pack not reviewed")
 
     monkeypatch.setattr(saxon, "slimmed_text", fail)
+    monkeypatch.setattr(java, "slimmed_utf8", fail)
     report = validator.validate(_with_attachment("QUJD" * 5000))
     assert report.profile.startswith("xrechnung") and report.valid

@@ -6,6 +6,7 @@ once) → findings. Every stage runs, also after XSD errors, unless ``xsd_gate``
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Iterator
@@ -220,7 +221,7 @@ class Validator:
         self, document: Document, profile: Profile, timings: dict[str, float], plan: Plan, miss: NearMiss | None = None
     ) -> Iterator[Finding]:
         for stand_in in plan.stand_ins:
-            yield _not_installed(stand_in, plan, self.version_not_installed)
+            yield _not_installed(stand_in, plan.rules_date, self.version_not_installed)
         if miss is not None:
             yield _near_miss(document, profile, miss, self.near_miss)
         elif profile.match == "any" and not profile.knows_spec_id(document):
@@ -260,9 +261,11 @@ def _with_level(finding: Finding, level: str) -> Finding:
     return finding.model_copy(update={"severity": severity_of_flag(level)})
 
 
-def _not_installed(stand_in: StandIn, plan: Plan, severity: Severity) -> Finding:
-    """The ``rules.version-not-installed`` finding: which version is in force, which ran instead, how to install."""
-    day = plan.rules_date.isoformat() if plan.rules_date else ""
+@functools.lru_cache(maxsize=256)
+def _not_installed(stand_in: StandIn, rules_date: date | None, severity: Severity) -> Finding:
+    """The ``rules.version-not-installed`` finding: which version is in force, which ran instead, how to install
+    (the same on every document of a plan: made once, findings are immutable)."""
+    day = rules_date.isoformat() if rules_date else ""
     command = f"einvoice-validate rulesets install {stand_in.in_force}"
     values = (day, stand_in.in_force, stand_in.instead, command)
     return Finding(

@@ -37,7 +37,7 @@ from ._shared import (
     RUN_TEMPLATE,
     StylesheetRuntimeError,
     engine_rejects,
-    slimmed_text,
+    slimmed_utf8,
     wrapper_text,
 )
 
@@ -371,13 +371,14 @@ class JavaEngine:
 
     def load(self, document: Document, *, slim_attachments: bool = False) -> JavaDocument:
         jvm = _java()
-        text = slimmed_text(document) if slim_attachments else None
-        if text is None and (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
-            data = document.data
-        else:
-            # lxml's serialisation (attachments cut, or another encoding) has no XML declaration: as UTF-8 bytes it
-            # crosses into the JVM ten times faster than as a Java string (JPype converts str char by char).
-            data = (text if text is not None else document.text()).encode("utf-8")
+        data = slimmed_utf8(document) if slim_attachments else None
+        if data is None:
+            if (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
+                data = document.data
+            else:
+                # lxml's serialisation (another encoding) has no XML declaration: as UTF-8 bytes it crosses into the
+                # JVM ten times faster than as a Java string (JPype converts str char by char).
+                data = document.text().encode("utf-8")
         return _build(jvm, jvm.input_source(jvm.byte_stream(_java_bytes(jvm, data))))
 
     def parse_text(self, text: str) -> JavaDocument:

@@ -17,12 +17,14 @@ The preparation is an ordered list of named, versioned rewrite steps (:data:`STE
 stylesheet's XML (lxml); :func:`prepare_stylesheet` applies a chosen subset (benchmarks and tests switch steps
 off for comparison), the installer the default list (:data:`DEFAULT_STEPS`). Each step works for the three
 generators in use (CEN's ISO-skeleton ``.xslt``, KoSIT's SchXslt ``.xsl``, phive's ISO-skeleton ``.xslt`` for
-CIUS-RO) and keeps the number of ``svrl:failed-assert`` / ``svrl:successful-report`` elements.
+CIUS-RO) and keeps the number of assertions (``svrl:failed-assert`` / ``svrl:successful-report`` elements, or the
+calls ``compact-assertions`` puts in their place).
 
 The package: :mod:`.pipeline` (the steps in order, :func:`prepare_stylesheet`, :func:`prepare_pack_dir`,
 ``prepared.json``) over one module per step, named after it (``distribute_union_steps.py``, ``inline_code_db.py``,
 ``name_not_used_reports.py``, ``name_bracketed_asserts.py``, ``strip_unused_output.py``, ``guard_absence_tests.py``,
-``isolate_rule_errors.py``, ``skip_attribute_walk.py``: what the step rewrites and why, in its docstring), over what
+``isolate_rule_errors.py``, ``skip_attribute_walk.py``, ``compact_assertions.py``: what the step rewrites and why, in
+its docstring), over what
 they share (``_xslt.py``). A step imports no other step (``[tool.importlinter]``, contract ``prepare``).
 """
 

@@ -11,6 +11,9 @@ from ...xpath_text import split_outside
 _XSL = "http://www.w3.org/1999/XSL/Transform"
 _SVRL = "http://purl.oclc.org/dsdl/svrl"
 _SCHXSLT = "https://doi.org/10.5281/zenodo.1495494"
+_EV = "urn:einvoice-validate:saxon"
+_COMPACT_PREFIX = "ev:svrl-"
+"""The names of the functions step ``compact-assertions`` adds (``ev:svrl-1``, …) and its calls select."""
 _KEPT = tuple(f"{{{_SVRL}}}{name}" for name in ("failed-assert", "successful-report"))
 # A hardened parser: the stylesheets are official data, but nothing is resolved or fetched all the same.
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
@@ -44,8 +47,18 @@ def _count(root: etree._Element, tags: tuple[str, ...]) -> int:
 
 
 def _count_assertions(root: etree._Element) -> int:
-    """The assertions, not counting copies in an ``xsl:catch`` (isolate-rule-errors' fallback)."""
-    return sum(1 for k in root.iter(*_KEPT) if not any(a.tag == _x("catch") for a in k.iterancestors()))
+    """The assertions, not counting copies in an ``xsl:catch`` (isolate-rule-errors' fallback): their SVRL elements
+    (not those inside the functions of ``compact-assertions``) and the calls that stand for them."""
+    elements = sum(1 for k in root.iter(*_KEPT) if not _in_copy_or_builder(k))
+    calls = (s for s in root.iter(_x("sequence")) if (s.get("select") or "").startswith(_COMPACT_PREFIX))
+    return elements + sum(1 for s in calls if not _in_copy_or_builder(s))
+
+
+def _in_copy_or_builder(element: etree._Element) -> bool:
+    return any(
+        a.tag == _x("catch") or (a.tag == _x("function") and (a.get("name") or "").startswith(_COMPACT_PREFIX))
+        for a in element.iterancestors()
+    )
 
 
 def _static_xsl_attribute(kept: etree._Element, name: str) -> etree._Element | None:

@@ -21,6 +21,7 @@ from lxml import etree
 
 from ...errors import RulesetError
 from ._xslt import _KEPT, _PARSER, PreparationError, _count, _count_assertions, _x
+from .compact_assertions import _compact_assertions, is_compact_call
 from .distribute_union_steps import _distribute_union_steps
 from .guard_absence_tests import _guard_absence_tests
 from .inline_code_db import _inline_code_db
@@ -81,6 +82,8 @@ def resource_reads(root: etree._Element) -> list[str]:
         if not isinstance(element.tag, str):
             continue
         for name, value in ((str(n), str(v)) for n, v in element.attrib.items()):
+            if element.tag == _x("sequence") and name == "select" and is_compact_call(value):
+                continue  # compact-assertions: a call with string literals only
             if name == "expand-text" and value.strip() in ("yes", "true", "1"):
                 found.append(f"expand-text on {element.tag}")
             match = _RESOURCE_CALL.search(_DOCUMENT_PARAM.sub(caller_only, value))
@@ -109,12 +112,14 @@ STEPS: tuple[Step, ...] = (
     Step("guard-absence-tests", 3, _guard_absence_tests),
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
+    Step("compact-assertions", 1, _compact_assertions),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
 ``isolate-rule-errors`` copies the pattern into a rule error's context); the steps that only set ids
 (``name-not-used-reports``, ``name-bracketed-asserts``) come before ``isolate-rule-errors``, which needs every
-assertion's id for the rule errors it writes."""
+assertion's id for the rule errors it writes; ``compact-assertions`` comes last, after every step that reads the
+assertions' SVRL elements."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies."""
