@@ -10,7 +10,7 @@ reference daemon has no warm-up option: the JIT warms on requests), then measure
 requests/s, p50 / p99 latency (wrk's), answers that were not 200, and the resident memory of all the server's
 processes (peak sampled from the start, and after the run), then the ratios. ``--plan``: see throughput.py.
 
-Usage: python benchmarks/server.py [--duration 30] [--warmup 20] [--concurrency 8] [--workers 2] [--engine NAME]
+Usage: python benchmarks/server.py [--duration 30] [--warmup 60] [--concurrency 8] [--workers 2] [--engine NAME]
        [--mode threads|processes] [--plan auto|FILE]
        (needs `make rulesets reference`; installs wrk with apt-get if it is missing, as `make bench-server` does)
 """
@@ -210,7 +210,7 @@ def measure(
 
 def add_arguments(parser: argparse.ArgumentParser, prefix: str = "") -> None:
     parser.add_argument(f"--{prefix}duration", type=int, default=30, help="measured seconds per server")
-    parser.add_argument(f"--{prefix}warmup", type=int, default=20, help="unmeasured seconds of the same load first")
+    parser.add_argument(f"--{prefix}warmup", type=int, default=60, help="unmeasured seconds of the same load first")
     parser.add_argument(f"--{prefix}concurrency", type=int, default=8)
     parser.add_argument("--prepare", action="append", default=[], help="ours: compile these profiles before ready")
     parser.add_argument("--engine", help="ours: the XSLT engine (default: as a deployment gets it without choosing)")

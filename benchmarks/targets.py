@@ -17,8 +17,12 @@ is noisy (other load shows in the absolute figures; the ratios are taken within 
 Each steady-state figure, and the fresh process's, is the median of ``--runs`` fresh processes on each side,
 interleaved: one JVM's JIT makes it 10-20 % faster or slower than the next, on either side.
 
-Usage: python benchmarks/targets.py [--runs 3] [--warmup 20] [--repeat 40] [--workers 2] [--plan auto|FILE]
-       [--engines saxon-java:threads,saxonc:processes] [--server-duration 30] [--server-warmup 20] [--no-server]
+Both sides are warmed by ``--warmup`` passes (default 200, ``throughput.WARMUP_PASSES``: the reference reaches its
+plateau only after 100-200; at 20 it ran at half its plateau on 2 threads), and each server by ``--server-warmup``
+seconds of the same load (default 60).
+
+Usage: python benchmarks/targets.py [--runs 3] [--warmup 200] [--repeat 40] [--workers 2] [--plan auto|FILE]
+       [--engines saxon-java:threads,saxonc:processes] [--server-duration 30] [--server-warmup 60] [--no-server]
 """
 
 from __future__ import annotations
@@ -31,7 +35,19 @@ import sys
 from dataclasses import dataclass
 
 import server
-from throughput import CASES, REFERENCE, REPO, our_fresh, our_rate, plan_of, reference_env, reference_rate, timed
+from throughput import (
+    CASES,
+    REFERENCE,
+    REPO,
+    WARMUP_PASSES,
+    compile_bytecode,
+    our_fresh,
+    our_rate,
+    plan_of,
+    reference_env,
+    reference_rate,
+    timed,
+)
 
 
 @dataclass
@@ -59,7 +75,9 @@ def faster(what: str, ours: float, ref: float, unit: str, at_least: float) -> Ro
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--warmup", type=int, default=20, help="unmeasured passes on both sides (default 20)")
+    parser.add_argument(
+        "--warmup", type=int, default=WARMUP_PASSES, help=f"unmeasured passes on both sides (default {WARMUP_PASSES})"
+    )
     parser.add_argument("--repeat", type=int, default=40, help="measured passes (default 40)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="cores (default: all)")
     parser.add_argument("--plan", default="auto", help="the reference's plan (default: auto)")
@@ -112,6 +130,7 @@ def main() -> int:
                 faster(f"default engine ({chosen}), batch, {n} cores", statistics.median(defaults), ref, "doc/s", 1.2)
             )
     one = str(CASES[0])
+    compile_bytecode()
     ours_one = statistics.median(our_fresh([one])[0] for _ in range(runs))
     ref_one = statistics.median(timed([*REFERENCE, one], reference_env(plan))[0] for _ in range(runs))
     rows.append(faster("fresh process, one invoice", ours_one, ref_one, "s", 4.0))
