@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import pool
 from ._extras import MissingExtra, SetupError
 from ._version import __version__
 from .api import default_validator, validate
@@ -55,8 +56,6 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "Pool":
-        from .pool.service import Pool  # asyncio and the service: only for a program that asks for a Pool
-
-        return Pool
+    if name == "Pool":  # asyncio and the service: only for a program that asks for a Pool (pool's __getattr__)
+        return pool.Pool
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
