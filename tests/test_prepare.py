@@ -614,3 +614,28 @@ def test_the_installed_copies_compact_their_assertions(registry: Registry, key: 
     outside = [c for c in calls if not any(a.tag == f"{{{XSL}}}catch" for a in c.iterancestors())]
     dynamic = sum(1 for t in official.iter(f"{{{SVRL}}}text") if t.find(f"{{{XSL}}}value-of") is not None)
     assert len(outside) >= len(before) - dynamic - 2
+
+
+def test_compacted_attribute_values_are_written_as_the_stylesheet_wrote_them(tmp_path: Path) -> None:
+    location = '<xsl:attribute name="location"><xsl:apply-templates select="." mode="path"/></xsl:attribute>'
+    body = (
+        f'<svrl:failed-assert test="a"><xsl:attribute name="id"> A-1\n</xsl:attribute>{location}'
+        "<svrl:text>t</svrl:text></svrl:failed-assert>"
+        f'<svrl:failed-assert test="a" id=" A-2 " flag=" warning">{location}'
+        "<svrl:text>t</svrl:text></svrl:failed-assert>"
+    )
+    plain = (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">'
+        f'<xsl:template match="/"><svrl:schematron-output>{body}</svrl:schematron-output></xsl:template>'
+        '<xsl:template match="node()" mode="path">/x</xsl:template></xsl:stylesheet>'
+    ).encode()
+    compact = prepare_stylesheet(plain, ["compact-assertions"])
+    assert compact.count(b"ev:svrl-1(") == 1 and compact.count(b"ev:svrl-2(") == 1
+    engine = get_engine()
+    outputs = []
+    for name, data in (("plain.xsl", plain), ("compact.xsl", compact)):
+        path = tmp_path / name
+        path.write_bytes(data)
+        outputs.append(parse_svrl(engine.compile(path, name).run(engine.parse_text("<doc/>"))))
+    assert outputs[0] == outputs[1]
+    assert [(e.id, e.flag) for e in outputs[1]] == [(" A-1\n", None), (" A-2 ", " warning")]

@@ -46,10 +46,12 @@ def is_compact_call(select: str) -> bool:
 
 
 def _constant(element: etree._Element) -> str | None:
-    """The value of an ``xsl:attribute`` with constant content, else None."""
+    """The value of an ``xsl:attribute`` with constant content (its text as written, a text of white space only being
+    none: XSLT strips such text nodes from a stylesheet), else None."""
     if len(element) or element.get("select") is not None or set(element.attrib) != {"name"}:
         return None
-    return (element.text or "").strip()
+    text = element.text or ""
+    return text if text.strip() else ""
 
 
 def _literal(value: str) -> str:
@@ -72,7 +74,7 @@ def _shape(kept: etree._Element) -> tuple[tuple[str, tuple[str, ...], str, str],
                 return None
             location = ("function", found.group(1))
         elif name in _KEYS and "{" not in value and "}" not in value:
-            values[name] = str(value).strip()
+            values[name] = str(value)
         else:
             return None
     text: str | None = None
