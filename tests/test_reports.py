@@ -269,8 +269,25 @@ def test_unusable_home_is_one_error_line(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_without_a_traceback(registry: Registry, shared: Path) -> None:
     env = {**os.environ, "EINVOICE_VALIDATE_HOME": str(registry.home)}
     folder = shared / "corpus" / "mutations-dev"
+    command = [
+        sys.executable,
+        "-m",
+        "einvoice_validate",
+        "validate",
+        "--workers",
+        "2",
+        "--format",
+        "jsonl",
+        str(folder),
+    ]
+    # Ctrl-C as at a terminal: a test run started in the background by a shell without job control (a CI script
+    # with `&`) hands its children SIGINT ignored, which Python then leaves ignored; the command starts with the
+    # default disposition here, whatever the test run inherited.
+    default_sigint = (
+        f"import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.executable, {command!r})"
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "einvoice_validate", "validate", "--workers", "2", "--format", "jsonl", str(folder)],
+        [sys.executable, "-c", default_sigint],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
