@@ -127,27 +127,18 @@ def slimmed_text(document: Document) -> str | None:
     costs about 3 ms to hand over and, in XRechnung's "no empty elements" rule, 2 ms to test, per document). The
     XSD stage has already checked the full content. ``document.tree`` is restored before returning.
     """
-    shortened = _shortened(document)
-    if not shortened:
-        return None
-    with replaced(shortened):
-        return etree.tostring(document.tree, encoding="unicode")
+    data = slimmed_utf8(document)
+    return None if data is None else data.decode("utf-8")
 
 
 def slimmed_utf8(document: Document) -> bytes | None:
-    """:func:`slimmed_text` as UTF-8 bytes, without an XML declaration (lxml serialises to UTF-8 directly: the
-    ``saxon-java`` engine's hand-over, with no ``str`` made and encoded in between)."""
-    shortened = _shortened(document)
-    if not shortened:
-        return None
-    with replaced(shortened):
-        return etree.tostring(document.tree, encoding="UTF-8")
-
-
-def _shortened(document: Document) -> list[tuple[etree._Element, str, str]]:
-    """Each long attachment of ``document``: the element, its cut text, its own text."""
+    """:func:`slimmed_text` as UTF-8 bytes, without an XML declaration (the one serialisation: the ``saxon-java``
+    engine hands these bytes over, :func:`slimmed_text` decodes them)."""
     shortened = []
     for element, text in long_attachments(document.tree):
         lead = len(text) - len(text.lstrip(" \t\r\n"))
         shortened.append((element, text[: lead + SLIM_KEEP_CHARS], text))
-    return shortened
+    if not shortened:
+        return None
+    with replaced(shortened):
+        return etree.tostring(document.tree, encoding="UTF-8")

@@ -6,9 +6,10 @@ of a function that builds the same element: the same name, the same ``id``, ``fl
 ``location`` (computed by the same instruction, on the same node) and the same ``svrl:text``. One function per
 shape (element, attributes present, how the location is computed) is added to the stylesheet. Saxon then compiles
 one constant-argument call per assertion instead of an element constructor with three attribute instructions, a
-template call and a text node: compiling CEN UBL on SaxonC takes about 40 % less time (0.31-0.42 s → 0.18-0.25 s on
-this 2-core machine), which is most of what a fresh process running one invoice waits for; running is unchanged
-(the functions run only for an assertion that fails).
+template call and a text node. ``benchmarks/compile_time.py`` (fresh processes, medians, 2-core machine): CEN UBL
+0.375 → 0.260 s and CEN CII 0.266 → 0.153 s on SaxonC, 1.02 → 0.76 s and 0.91 → 0.64 s on Saxon-HE Java; compiling
+CEN is most of what a fresh process running one invoice waits for. Running is unchanged (the functions run only
+for an assertion that fails; ``benchmarks/prepare_steps.py``: within the runs' noise).
 
 An assertion is compacted only in the shapes the generators write (anything else stays as it is):
 

@@ -29,10 +29,9 @@ from copy import deepcopy
 
 from lxml import etree
 
-from ._xslt import _KEPT, _SCHXSLT, _XSL, PreparationError, _static_xsl_attribute, _x
+from ._xslt import _EV, _KEPT, _SCHXSLT, _XSL, PreparationError, _static_xsl_attribute, _x
 
 _ERR = "http://www.w3.org/2005/xqt-errors"
-_EV = "urn:einvoice-validate:saxon"
 _RULE_ERROR = f"{{{_EV}}}rule-error"
 # Declared on each xsl:catch, not on the xsl:try: the assertions' own output then carries no extra namespaces.
 _CATCH_NAMESPACES = {"err": _ERR, "ev": _EV}
