@@ -137,6 +137,8 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "isolate-rule-errors",
         "skip-attribute-walk",
         "compact-assertions",
+        "skip-text-walk",
+        "drop-empty-rule-reports",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -639,3 +641,122 @@ def test_compacted_attribute_values_are_written_as_the_stylesheet_wrote_them(tmp
         outputs.append(parse_svrl(engine.compile(path, name).run(engine.parse_text("<doc/>"))))
     assert outputs[0] == outputs[1]
     assert [(e.id, e.flag) for e in outputs[1]] == [(" A-1\n", None), (" A-2 ", " warning")]
+
+
+# --- skip-text-walk and drop-empty-rule-reports (SchXslt) -------------------------------------------------------
+
+SCHXSLT_PACKS = ["xrechnung-ubl@2.5.0", "xrechnung-cii@2.5.0", "xrechnung-ubl@2.6.0", "xrechnung-cii@2.6.0"]
+
+
+def _schxslt(rules: str, extra: str = "") -> bytes:
+    """A SchXslt-like stylesheet: a report of rule elements regrouped by pattern, a walk over ``node()`` in every mode,
+    and one rule (pattern P1) on ``x`` failing where ``x`` has no ``@a``; ``rules``: more templates of mode M."""
+    return (
+        (
+            f'<xsl:stylesheet version="3.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}" xmlns:schxslt="{SCHXSLT}">'
+            '<xsl:template match="/"><xsl:variable name="report" as="element(schxslt:report)"><schxslt:report>'
+            '<schxslt:pattern id="P1"/><schxslt:pattern id="P2"/><xsl:apply-templates mode="M" select="."/>'
+            "</schxslt:report></xsl:variable><svrl:schematron-output>"
+            '<xsl:for-each select="$report/schxslt:pattern">'
+            '<xsl:sequence select="../schxslt:rule[@pattern = current()/@id]/node()"/></xsl:for-each>'
+            "</svrl:schematron-output></xsl:template>"
+            '<xsl:template match="text() | @*" mode="#all" priority="-10"/>'
+            '<xsl:template match="*" mode="#all" priority="-10"><xsl:apply-templates mode="#current" select="node()"/>'
+            "</xsl:template>"
+            '<xsl:template match="x" mode="M" priority="1"><xsl:param name="done" as="xs:string*" '
+            'xmlns:xs="http://www.w3.org/2001/XMLSchema"/><xsl:choose>'
+            '<xsl:when test="$done = \'P1\'"><schxslt:rule pattern="P1"/><xsl:next-match/></xsl:when>'
+            '<xsl:otherwise><schxslt:rule pattern="P1"><xsl:if test="not(@a)">'
+            '<svrl:failed-assert id="X1" location="{path()}"><svrl:text>x has no a</svrl:text></svrl:failed-assert>'
+            "</xsl:if></schxslt:rule><xsl:next-match/></xsl:otherwise></xsl:choose></xsl:template>"
+            f"{rules}</xsl:stylesheet>"
+        )
+        .replace("\\'", "'")
+        .encode()
+    )
+
+
+_DOCUMENTS = ("<doc/>", "<doc>\n  <x/>\n  <!-- c -->\n  <y><x a='1'/><x/></y>\n</doc>")
+
+
+def _svrl_of(data: bytes, tmp_path: Path, name: str) -> list[str]:
+    engine = get_engine()
+    path = tmp_path / name
+    path.write_bytes(data)
+    sheet = engine.compile(path, sha256_file(path))
+    return [sheet.run(engine.parse_text(d)) for d in _DOCUMENTS]
+
+
+@pytest.mark.parametrize(
+    ("rules", "skipped"),
+    [
+        ("", True),
+        ('<xsl:template match="y/x[@a]" mode="M" priority="2"/>', True),
+        ('<xsl:template match="//*[not(*)]" mode="M" priority="2"><xsl:next-match/></xsl:template>', True),
+        ('<xsl:template match="text()" mode="M" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="y/node()" mode="M" priority="2"><out/></xsl:template>', False),
+        ('<xsl:template match="comment()" mode="#all" priority="2"><out/></xsl:template>', False),
+        (
+            '<xsl:template match="x" mode="M" priority="3"><xsl:if test="position() = 2"><out/></xsl:if>'
+            "<xsl:next-match/></xsl:template>",
+            False,
+        ),
+        (
+            '<xsl:template match="x" mode="M" priority="3"><xsl:if test="../*[position() = 2]"><out/></xsl:if>'
+            "<xsl:next-match/></xsl:template>",
+            True,
+        ),
+    ],
+)
+def test_the_text_walk_is_skipped_only_where_no_rule_can_match_text(rules: str, skipped: bool, tmp_path: Path) -> None:
+    sheet = _schxslt(rules)
+    out = prepare_stylesheet(sheet, ["skip-text-walk"])
+    assert (b'select="node()"' not in out) is skipped
+    assert _svrl_of(out, tmp_path, "skipped.xsl") == _svrl_of(sheet, tmp_path, "walked.xsl")
+
+
+def test_a_text_walk_without_a_catch_all_is_kept() -> None:
+    """Without a template for every text node, the built-in rule would copy the text: keep the walk."""
+    sheet = _schxslt("").replace(b'match="text() | @*"', b'match="@*"')
+    assert b'select="node()"' in prepare_stylesheet(sheet, ["skip-text-walk"])
+
+
+def test_empty_rule_reports_are_dropped_and_the_svrl_is_the_same(tmp_path: Path) -> None:
+    sheet = _schxslt("")
+    out = prepare_stylesheet(sheet, ["drop-empty-rule-reports"])
+    root = etree.fromstring(out)
+    rules = list(root.iter(f"{{{SCHXSLT}}}rule"))
+    assert len(rules) == 1 and rules[0].getparent().tag == f"{{{XSL}}}if", "the empty one dropped, the other guarded"
+    svrl = _svrl_of(out, tmp_path, "dropped.xsl")
+    assert svrl == _svrl_of(sheet, tmp_path, "kept.xsl")
+    assert svrl[1].count("X1") == 2 and "X1" not in svrl[0]
+
+
+def test_rule_reports_read_otherwise_are_kept() -> None:
+    other = '<xsl:template name="n"><xsl:value-of select="count(//schxslt:rule)"/></xsl:template>'
+    sheet = _schxslt(other)
+    assert prepare_stylesheet(sheet, ["drop-empty-rule-reports"]) == prepare_stylesheet(sheet, [])
+
+
+@pytest.mark.parametrize("key", SCHXSLT_PACKS)
+def test_the_installed_schxslt_copies_skip_text_and_empty_reports_with_the_same_svrl(
+    registry: Registry, key: str, tmp_path: Path
+) -> None:
+    """Byte for byte the same SVRL with and without the two steps, on business cases and mutations."""
+    pack = registry.get(key)
+    official = _official(pack)[0]
+    text = pack.prepared_stylesheet().read_bytes()
+    assert b'select="node()"/>' not in text.replace(b'<xsl:sequence select="node()"/>', b"")
+    rules = list(etree.fromstring(text, etree.XMLParser(huge_tree=True)).iter(f"{{{SCHXSLT}}}rule"))
+    guarded = [r for r in rules if (r.getparent().get("test") or "").startswith("exists($einvoice-validate.")]
+    in_catch = [r for r in rules if any(a.tag == f"{{{XSL}}}catch" for a in r.iterancestors())]
+    assert guarded and len(guarded) + len(in_catch) == len(rules), "every rule report guarded (or a rule error's)"
+    without = [s for s in DEFAULT_STEPS if s not in ("skip-text-walk", "drop-empty-rule-reports")]
+    other = tmp_path / official.name
+    other.write_bytes(prepare_stylesheet(official.read_bytes(), steps=without))
+    engine = get_engine()
+    before, after = engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+    files = _sample(pack.manifest.syntax)
+    for path in files:
+        document = engine.parse_text(load(path.read_bytes()).text())
+        assert after.run(document) == before.run(document), path.name

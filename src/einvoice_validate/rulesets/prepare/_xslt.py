@@ -4,6 +4,8 @@ The steps and :mod:`.pipeline` import from here; this module imports no other mo
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from ...xpath_text import split_outside
@@ -93,3 +95,48 @@ def _closing_paren(text: str, opening: str = "(", closing: str = ")") -> int:
             if depth == 0:
                 return i
     return len(text)
+
+
+def _strip_predicates(step: str) -> str:
+    out: list[str] = []
+    depth = 0
+    for ch in step:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def _template_modes(template: etree._Element) -> list[str]:
+    mode = template.get("mode")
+    return mode.split() if mode is not None else ["#default"]
+
+
+# Last steps of a pattern alternative that cannot match an attribute node (child axis: elements, text, comments,
+# processing instructions; node tests of those kinds), as skip-attribute-walk and skip-text-walk judge them.
+_CHILD_STEP = re.compile(
+    r"^(child::)?(\*|[\w.-]+(:[\w.-]+|:\*)?|\*:[\w.-]+|text\(\)|node\(\)|comment\(\)|processing-instruction\([^)]*\)"
+    r"|element\([^)]*\)|document-node\([^)]*\))$"
+)
+
+
+def _inert_on_leaves(template: etree._Element) -> bool:
+    """An empty template, or one that only applies templates to children or attributes (an attribute or a text node has
+    neither)."""
+    elements = [c for c in template if isinstance(c.tag, str)]
+    if (template.text or "").strip() or any((c.tail or "").strip() for c in elements):
+        return False
+    for child in elements:
+        if child.tag != _x("apply-templates") or len(child):
+            return False
+        select = child.get("select")
+        if select is None:
+            continue  # child::node()
+        # From an attribute, any single child or attribute step selects nothing.
+        steps = [_strip_predicates(a) for a in _alternatives(select)]
+        if not all("/" not in a and (a.startswith("@") or _CHILD_STEP.match(a)) for a in steps):
+            return False
+    return True

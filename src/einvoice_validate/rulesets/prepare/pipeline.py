@@ -23,12 +23,14 @@ from ...errors import RulesetError
 from ._xslt import _KEPT, _PARSER, PreparationError, _count, _count_assertions, _x
 from .compact_assertions import _compact_assertions, is_compact_call
 from .distribute_union_steps import _distribute_union_steps
+from .drop_empty_rule_reports import _drop_empty_rule_reports
 from .guard_absence_tests import _guard_absence_tests
 from .inline_code_db import _inline_code_db
 from .isolate_rule_errors import _isolate_rule_errors
 from .name_bracketed_asserts import _name_bracketed_asserts, bracketed_id
 from .name_not_used_reports import _name_not_used_reports, not_used_id
 from .skip_attribute_walk import _skip_attribute_walk
+from .skip_text_walk import _skip_text_walk
 from .strip_unused_output import _strip_unused_output
 
 # The format of prepared.json (2: with the list of steps and their versions).
@@ -113,13 +115,16 @@ STEPS: tuple[Step, ...] = (
     Step("isolate-rule-errors", 2, _isolate_rule_errors),
     Step("skip-attribute-walk", 1, _skip_attribute_walk),
     Step("compact-assertions", 1, _compact_assertions),
+    Step("skip-text-walk", 1, _skip_text_walk),
+    Step("drop-empty-rule-reports", 1, _drop_empty_rule_reports),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
 ``isolate-rule-errors`` copies the pattern into a rule error's context); the steps that only set ids
 (``name-not-used-reports``, ``name-bracketed-asserts``) come before ``isolate-rule-errors``, which needs every
-assertion's id for the rule errors it writes; ``compact-assertions`` comes last, after every step that reads the
-assertions' SVRL elements."""
+assertion's id for the rule errors it writes; ``compact-assertions`` comes after every step that reads the
+assertions' SVRL elements; ``skip-text-walk`` and ``drop-empty-rule-reports`` (SchXslt's walk and report) read none
+and come last."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies."""

@@ -10,31 +10,21 @@ built-in rule (which would copy the attribute's value) never applies.
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
-from ._xslt import _alternatives, _closing_paren, _drop, _split_top, _x
-
-# Last steps of a pattern alternative that cannot match an attribute node (child axis, element-ish tests).
-_NOT_ATTRIBUTE_STEP = re.compile(
-    r"^(child::)?(\*|[\w.-]+(:[\w.-]+|:\*)?|\*:[\w.-]+|text\(\)|node\(\)|comment\(\)|processing-instruction\([^)]*\)"
-    r"|element\([^)]*\)|document-node\([^)]*\))$"
+from ._xslt import (
+    _CHILD_STEP,
+    _alternatives,
+    _closing_paren,
+    _drop,
+    _inert_on_leaves,
+    _split_top,
+    _strip_predicates,
+    _template_modes,
+    _x,
 )
+
 _ALL_ATTRIBUTES = ("@*", "attribute::*", "attribute()", "attribute(*)")
-
-
-def _strip_predicates(step: str) -> str:
-    out: list[str] = []
-    depth = 0
-    for ch in step:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out).strip()
 
 
 def _may_match_attribute(alternative: str) -> bool:
@@ -48,30 +38,7 @@ def _may_match_attribute(alternative: str) -> bool:
             return any(_may_match_attribute(a) for a in _alternatives(last[1:close]))
         return True
     last = _strip_predicates(last)
-    return _NOT_ATTRIBUTE_STEP.match(last) is None
-
-
-def _inert_on_attributes(template: etree._Element) -> bool:
-    """An empty template, or one that only applies templates to children (an attribute has none)."""
-    elements = [c for c in template if isinstance(c.tag, str)]
-    if (template.text or "").strip() or any((c.tail or "").strip() for c in elements):
-        return False
-    for child in elements:
-        if child.tag != _x("apply-templates") or len(child):
-            return False
-        select = child.get("select")
-        if select is None:
-            continue  # child::node()
-        # From an attribute, any single child or attribute step selects nothing.
-        steps = [_strip_predicates(a) for a in _alternatives(select)]
-        if not all("/" not in a and (a.startswith("@") or _NOT_ATTRIBUTE_STEP.match(a)) for a in steps):
-            return False
-    return True
-
-
-def _template_modes(template: etree._Element) -> list[str]:
-    mode = template.get("mode")
-    return mode.split() if mode is not None else ["#default"]
+    return _CHILD_STEP.match(last) is None
 
 
 def _attribute_walk_is_dead(root: etree._Element, mode: str) -> bool:
@@ -85,7 +52,7 @@ def _attribute_walk_is_dead(root: etree._Element, mode: str) -> bool:
         alternatives = _alternatives(match)
         if not any(_may_match_attribute(a) for a in alternatives):
             continue
-        if not _inert_on_attributes(template):
+        if not _inert_on_leaves(template):
             return False
         catch_all = catch_all or any(a in _ALL_ATTRIBUTES for a in alternatives)
     return catch_all
