@@ -138,3 +138,82 @@ def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypat
     monkeypatch.setattr(java, "slimmed_utf8", fail)
     report = validator.validate(_with_attachment("QUJD" * 5000))
     assert report.profile.startswith("xrechnung") and report.valid
+
+
+# --- the cut in place (attachments.spliced) ------------------------------------------------------------------
+
+
+def _shortened(document: object) -> list[tuple[etree._Element, str, str]]:
+    from einvoice_validate.attachments import long_attachments
+
+    tree = document.tree  # type: ignore[attr-defined]
+    return [(e, t[:SLIM_KEEP_CHARS], t) for e, t in long_attachments(tree)]
+
+
+def _c14n(data: bytes) -> bytes:
+    return etree.tostring(etree.fromstring(data, etree.XMLParser(huge_tree=True)), method="c14n")
+
+
+def test_the_cut_in_place_is_the_serialised_cut_on_every_corpus_attachment() -> None:
+    from einvoice_validate.attachments import replaced, spliced
+
+    spliced_count = 0
+    for path in _with_long_attachments():
+        document = load(path.read_bytes())
+        shortened = _shortened(document)
+        cut = spliced(document.data, shortened)
+        with replaced(shortened):
+            serialised = etree.tostring(document.tree, encoding="UTF-8")
+        if cut is not None:
+            spliced_count += 1
+            assert _c14n(cut) == _c14n(serialised), path.name
+    assert spliced_count >= 120, "the corpus's attachments are cut in place (no serialisation)"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "QUJD" * 1500 + "&#10;" + "QUJD" * 100,  # a character reference: not the bytes parsed
+        "QUJD" * 1500 + "\r\n" + "QUJD" * 100,  # CR LF, read as LF
+        "<![CDATA[" + "QUJD" * 1500 + "]]>",
+        "QUJD" * 1200 + "<![CDATA[QUJD]]>" + "QUJD" * 300,
+    ],
+)
+def test_content_not_written_as_parsed_falls_back_to_the_serialisation(content: str) -> None:
+    from einvoice_validate.attachments import spliced
+
+    document = load(_with_attachment(content))
+    shortened = _shortened(document)
+    assert shortened and spliced(document.data, shortened) is None
+    text = slimmed_text(document)  # the serialised cut
+    assert text is not None and len(text) < len(document.data) - 5000
+
+
+def test_a_look_alike_in_a_comment_is_never_cut() -> None:
+    """A start tag inside a comment, on the attachment's own line, with the attachment's content after it: the
+    comment stays as it is, and the real content is cut (or, where that cannot be told apart, serialised)."""
+    from einvoice_validate.attachments import spliced
+
+    content = "QUJD" * 1500
+    data = _with_attachment(content)
+    opening = re.search(rb"<(?:[\w.-]+:)?EmbeddedDocumentBinaryObject\b[^>]*>", data)
+    assert opening is not None
+    fake = b"<!--" + opening.group(0) + content.encode() + b"</x>-->"
+    data = data[: opening.start()] + fake + data[opening.start() :]
+    document = load(data)
+    shortened = _shortened(document)
+    cut = spliced(document.data, shortened)
+    assert cut is None or (fake in cut and _c14n(cut) == _c14n(slimmed_text(document).encode()))  # type: ignore[union-attr]
+
+
+def test_a_document_in_another_encoding_is_serialised() -> None:
+    data = _with_attachment("QUJD" * 1500).replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"', 1)
+    document = load(data)
+    if (document.tree.docinfo.encoding or "").upper() != "ISO-8859-1":
+        data = b'<?xml version="1.0" encoding="ISO-8859-1"?>\n' + data.split(b"?>", 1)[1]
+        document = load(data)
+    text = slimmed_text(document)
+    assert text is not None and not text.startswith("<?xml")  # lxml's serialisation, without a declaration
+    assert [e.text for e in etree.fromstring(text.encode()).iter("{*}EmbeddedDocumentBinaryObject")] == [
+        ("QUJD" * 1500)[:SLIM_KEEP_CHARS]
+    ]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
 
-from ..attachments import LONG_CHARS, long_attachments, replaced
+from ..attachments import LONG_CHARS, long_attachments, replaced, spliced
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -128,17 +128,23 @@ def slimmed_text(document: Document) -> str | None:
     XSD stage has already checked the full content. ``document.tree`` is restored before returning.
     """
     data = slimmed_utf8(document)
-    return None if data is None else data.decode("utf-8")
+    return None if data is None else data.decode("utf-8-sig")
 
 
 def slimmed_utf8(document: Document) -> bytes | None:
-    """:func:`slimmed_text` as UTF-8 bytes, without an XML declaration (the one serialisation: the ``saxon-java``
-    engine hands these bytes over, :func:`slimmed_text` decodes them)."""
+    """:func:`slimmed_text` as UTF-8 bytes (the one cut: the ``saxon-java`` engine hands these bytes over,
+    :func:`slimmed_text` decodes them): the document's own bytes with each content cut in place
+    (:func:`~einvoice_validate.attachments.spliced`), else lxml's serialisation of the tree with the cut contents,
+    without an XML declaration."""
     shortened = []
     for element, text in long_attachments(document.tree):
         lead = len(text) - len(text.lstrip(" \t\r\n"))
         shortened.append((element, text[: lead + SLIM_KEEP_CHARS], text))
     if not shortened:
         return None
+    if (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
+        cut = spliced(document.data, shortened)  # the bytes as they came, each content cut in place
+        if cut is not None:
+            return cut
     with replaced(shortened):
         return etree.tostring(document.tree, encoding="UTF-8")
