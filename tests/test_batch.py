@@ -28,7 +28,7 @@ from einvoice_validate.pool import batch as batch_module
 from einvoice_validate.pool import routing
 from einvoice_validate.pool.batch import _WINDOW_PER_WORKER, WORKER_CRASHED
 from einvoice_validate.pool.routing import choose, sniff_syntax
-from einvoice_validate.pool.slot import ProcessSlot
+from einvoice_validate.pool.slot import ProcessSlot, ThreadSlot
 from einvoice_validate.pool.worker import TEST_CRASH_ENV
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron.engines import ENGINE_ENV, STEADY_FROM_DOCUMENTS
@@ -337,17 +337,19 @@ def _java_sleep(seconds: float) -> None:
 
 
 def _slowed(batch: BatchValidator, slow: dict[str, Any]) -> None:
-    """Make the batch's shared validator take ``slow[name]`` (a callable) before validating that document."""
-    validator = batch._validator
-    original = validator.validate
+    """Make the batch's thread slots take ``slow[name]`` (a callable) before validating that document (by its source
+    name: in thread mode the slots get the bytes, read in the caller's thread)."""
+    for slot in batch.slots:
+        assert isinstance(slot, ThreadSlot)
+        original = slot._work
 
-    def validate(source: Any, **kwargs: Any) -> Any:
-        action = slow.get(os.path.basename(str(source)))
-        if action is not None:
-            action()
-        return original(source, **kwargs)
+        def work(job: Any, original: Any = original) -> Any:
+            action = slow.get(os.path.basename(job.name))
+            if action is not None:
+                action()
+            return original(job)
 
-    validator.validate = validate
+        slot._work = work
 
 
 @pytest.fixture
