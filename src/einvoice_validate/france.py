@@ -77,6 +77,17 @@ _ADDRESSES = {
 }
 
 
+def _clark(path: str) -> str:
+    """``path`` (``prefix:name`` steps) in Clark notation: lxml compiles a path without a namespace map once and
+    keeps it (with one, it sorts the map on every call)."""
+    steps = (step.split(":") for step in path.split("/"))
+    return "/".join(f"{{{_NS[prefix]}}}{name}" for prefix, name in steps)
+
+
+_BT23_PATH = {syntax: _clark(path) for syntax, path in _BT23.items()}
+_ADDRESS_PATHS = {syntax: tuple((term, _clark(path)) for term, path in paths) for syntax, paths in _ADDRESSES.items()}
+
+
 def french_markers(document: Document) -> tuple[str, ...]:
     """The French CTC markers ``document`` carries (see the module docstring), each as a short text naming the
     business term and its value, in the order above; empty when it carries none."""
@@ -86,12 +97,12 @@ def french_markers(document: Document) -> tuple[str, ...]:
             found.append(f"BT-24 '{spec}' names EXTENDED-CTC-FR")
             break
     root = document.tree.getroot()
-    for element in root.iterfind(_BT23[document.syntax], _NS):
+    for element in root.iterfind(_BT23_PATH[document.syntax]):
         code = (element.text or "").strip()
         if code in BILLING_FRAMEWORKS:
             found.append(f"BT-23 '{code}' is a French billing framework (BR-FR-08)")
             break
-    for term, path in _ADDRESSES[document.syntax]:
-        if any((e.get("schemeID") or "").strip() == CTC_ADDRESS_SCHEME for e in root.iterfind(path, _NS)):
+    for term, path in _ADDRESS_PATHS[document.syntax]:
+        if any((e.get("schemeID") or "").strip() == CTC_ADDRESS_SCHEME for e in root.iterfind(path)):
             found.append(f"{term} is a French CTC electronic address (scheme {CTC_ADDRESS_SCHEME})")
     return tuple(found)
