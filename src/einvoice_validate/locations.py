@@ -146,8 +146,11 @@ class Locator:
     """Resolves locations on one parsed document; each distinct location is resolved once."""
 
     def __init__(self, root: etree._Element, prefixes: dict[str, str] | None = None) -> None:
+        """``prefixes``: the document's prefixes the locations may use (default: those declared on the root, read
+        when the first location is resolved: most documents need none)."""
         self._root = root
-        self._prefixes = tuple(sorted((k, v) for k, v in (prefixes or {}).items() if k))
+        self._given = prefixes
+        self._prefixes: tuple[tuple[str, str], ...] | None = None
         self._cache: dict[str, Place] = {}
 
     def place(self, location: str | None) -> Place:
@@ -160,6 +163,9 @@ class Locator:
         return place
 
     def _resolve(self, location: str) -> Place:
+        if self._prefixes is None:
+            given = self._given if self._given is not None else self._root.nsmap
+            self._prefixes = tuple(sorted((k, v) for k, v in given.items() if k))
         steps = parse_location(location, self._prefixes)
         if steps is None:
             return Place(None, None)

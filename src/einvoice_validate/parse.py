@@ -57,10 +57,10 @@ _ROOTS: dict[str, DocumentType] = {
     f"{{{UBL_CN_NS}}}CreditNote": "ubl-creditnote",
     f"{{{CII_NS}}}CrossIndustryInvoice": "cii",
 }
-_SPEC_ID_PATH = {
-    "ubl-invoice": f"{_CBC}CustomizationID",
-    "ubl-creditnote": f"{_CBC}CustomizationID",
-    "cii": f"{{{CII_NS}}}ExchangedDocumentContext/{_RAM}GuidelineSpecifiedDocumentContextParameter/{_RAM}ID",
+_SPEC_ID_PATH: dict[str, tuple[str, ...]] = {  # the steps of the path to BT-24 (lxml's C iteration, not ElementPath)
+    "ubl-invoice": (f"{_CBC}CustomizationID",),
+    "ubl-creditnote": (f"{_CBC}CustomizationID",),
+    "cii": (f"{{{CII_NS}}}ExchangedDocumentContext", f"{_RAM}GuidelineSpecifiedDocumentContextParameter", f"{_RAM}ID"),
 }
 
 
@@ -401,5 +401,8 @@ def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
     if envelope is not None:
         tree, data = detach(root)
         root = tree.getroot()
-    spec_ids = tuple(el.text or "" for el in root.iterfind(_SPEC_ID_PATH[document_type]))
+    nodes = [root]
+    for tag in _SPEC_ID_PATH[document_type]:
+        nodes = [child for node in nodes for child in node.iterchildren(tag)]
+    spec_ids = tuple(el.text or "" for el in nodes)
     return Document(tree=tree, document_type=document_type, spec_ids=spec_ids, name=name, data=data, envelope=envelope)

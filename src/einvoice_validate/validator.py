@@ -234,9 +234,9 @@ class Validator:
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile, plan)
         start = time.perf_counter()
-        root = document.tree.getroot()
-        # the XSD stage's paths use the document's own prefixes; the packs' locations are resolved on the same tree
-        locator = Locator(root, {k: v for k, v in root.nsmap.items() if k})
+        # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
+        # resolved); the packs' locations are resolved on the same tree
+        locator = Locator(document.tree.getroot())
         xsd_findings = stages.xsd.run(document, locator)
         for finding in xsd_findings:
             level = plan.custom_levels.get(finding.rule_id)
