@@ -139,6 +139,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "compact-assertions",
         "skip-text-walk",
         "drop-empty-rule-reports",
+        "relative-patterns",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -760,3 +761,76 @@ def test_the_installed_schxslt_copies_skip_text_and_empty_reports_with_the_same_
     for path in files:
         document = engine.parse_text(load(path.read_bytes()).text())
         assert after.run(document) == before.run(document), path.name
+
+
+# --- relative-patterns ------------------------------------------------------------------------------------------
+
+
+def _rooted(rules: str, entry: str = '<xsl:apply-templates mode="M" select="/"/>') -> bytes:
+    """A stylesheet whose rules (mode M) report every ``b`` below an ``a`` (``//a/b``, priority 2)."""
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">'
+        f'<xsl:template match="/"><svrl:schematron-output>{entry}</svrl:schematron-output></xsl:template>'
+        '<xsl:template match="//a/b" mode="M" priority="2"><svrl:failed-assert id="B"><svrl:text>b</svrl:text>'
+        '</svrl:failed-assert><xsl:apply-templates mode="M" select="*"/></xsl:template>'
+        f"{rules}"
+        '<xsl:template match="@*|node()" mode="M" priority="-2"><xsl:apply-templates mode="M" select="*"/>'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("rules", "entry", "relative"),
+    [
+        ("", '<xsl:apply-templates mode="M" select="/"/>', True),
+        (
+            '<xsl:template match="//c" mode="M"><out/><xsl:apply-templates mode="M" select="*"/></xsl:template>',
+            None,
+            True,
+        ),
+        (
+            "",
+            '<xsl:variable name="t" as="element()"><a><b/></a></xsl:variable><xsl:apply-templates mode="M" '
+            'select="$t"/>',
+            False,
+        ),
+        ("", '<xsl:for-each select="/a"><xsl:apply-templates mode="M" select="."/></xsl:for-each>', False),
+        (
+            "",
+            '<xsl:call-template name="n"/></svrl:schematron-output></xsl:template><xsl:template name="n">'
+            '<svrl:schematron-output><xsl:apply-templates mode="M" select="root()"/>',
+            True,
+        ),
+    ],
+)
+def test_leading_descent_is_dropped_only_where_every_node_is_in_a_document(
+    rules: str, entry: str | None, relative: bool, tmp_path: Path
+) -> None:
+    sheet = _rooted(rules, entry) if entry is not None else _rooted(rules)
+    out = prepare_stylesheet(sheet, ["relative-patterns"])
+    assert (b'match="//c"' in out) is (b'match="//c"' in sheet), "a rule without a priority keeps its pattern"
+    assert (b'match="a/b"' in out) is relative
+    assert (b'match="//a/b"' in out) is not relative
+    if relative:
+        engine = get_engine()
+        outputs = []
+        for name, data in (("rooted.xsl", sheet), ("relative.xsl", out)):
+            path = tmp_path / name
+            path.write_bytes(data)
+            compiled = engine.compile(path, sha256_file(path))
+            outputs.append(compiled.run(engine.parse_text("<r><a><b/><b/></a><b/><c><a><b/></a></c></r>")))
+        assert outputs[0] == outputs[1] and outputs[1].count('id="B"') == 3
+
+
+def test_a_rooted_pattern_without_a_priority_is_kept() -> None:
+    sheet = _rooted("").replace(b' priority="2"', b"")
+    assert b'match="//a/b"' in prepare_stylesheet(sheet, ["relative-patterns"])
+
+
+@pytest.mark.parametrize("key", ["en16931-cii@1.3.16", "en16931-ubl@1.3.16", "xrechnung-cii@2.6.0"])
+def test_the_installed_copies_match_without_the_leading_descent(registry: Registry, key: str) -> None:
+    text = registry.get(key).prepared_stylesheet().read_bytes()
+    official = _official(registry.get(key))[0].read_bytes()
+    assert official.count(b'match="//') > 0 and text.count(b'match="//') == 0
+    if b"ev:rule-error" in text and key.startswith("en16931-cii"):
+        assert b'context="//' in text, "a rule error still names the rule's context as written"

@@ -29,6 +29,7 @@ from .inline_code_db import _inline_code_db
 from .isolate_rule_errors import _isolate_rule_errors
 from .name_bracketed_asserts import _name_bracketed_asserts, bracketed_id
 from .name_not_used_reports import _name_not_used_reports, not_used_id
+from .relative_patterns import _relative_patterns
 from .skip_attribute_walk import _skip_attribute_walk
 from .skip_text_walk import _skip_text_walk
 from .strip_unused_output import _strip_unused_output
@@ -117,14 +118,16 @@ STEPS: tuple[Step, ...] = (
     Step("compact-assertions", 1, _compact_assertions),
     Step("skip-text-walk", 1, _skip_text_walk),
     Step("drop-empty-rule-reports", 1, _drop_empty_rule_reports),
+    Step("relative-patterns", 1, _relative_patterns),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
 ``isolate-rule-errors`` copies the pattern into a rule error's context); the steps that only set ids
 (``name-not-used-reports``, ``name-bracketed-asserts``) come before ``isolate-rule-errors``, which needs every
 assertion's id for the rule errors it writes; ``compact-assertions`` comes after every step that reads the
-assertions' SVRL elements; ``skip-text-walk`` and ``drop-empty-rule-reports`` (SchXslt's walk and report) read none
-and come last."""
+assertions' SVRL elements; ``skip-text-walk``, ``drop-empty-rule-reports`` (SchXslt's walk and report) and
+``relative-patterns`` (after ``isolate-rule-errors`` has copied each rule's pattern as written into its errors'
+context) read none and come last."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies."""
