@@ -1,28 +1,30 @@
 """Every speed and memory target of issue 21 in one run, as ratios against the reference measured in the same run,
 both sides warm (``make bench``).
 
-* best engine, 1 core and N cores (N = 2 here): our fastest engine/mode in steady state (``throughput.our_rate``:
-  ``saxon-java`` threads over one JVM and ``saxonc`` worker processes are both measured) against the reference
-  (``RefValidate --warmup``) with 1 and N threads: targets >= 1.3 x and >= 1.6 x (aim 2 x);
-* default engine, a batch on N cores: what ``iter_validate``/``BatchValidator`` give a caller who names no engine
-  (the work chooses it), against the reference with N threads: >= 1.2 x;
+* best engine, 1 core and N cores (N = 2 here): our fastest engine/mode in steady state (``saxon-java`` threads over
+  one JVM and ``saxonc`` worker processes are both measured) against the reference (``RefValidate``'s own code)
+  with 1 and N threads: targets >= 1.3 x and >= 1.6 x (aim 2 x);
+* default engine, a batch on N cores: what ``BatchValidator`` gives a caller who names no engine (the work chooses
+  it), against the reference with N threads: >= 1.2 x;
 * server (``server.run``): requests/s at concurrency 8 against the reference daemon (``--serve``): >= 2.5 x; p99
   latency <= 0.6 x the daemon's; resident memory of all the server's processes (peak) <= 500 MB; time from start
   to health-ready <= 3 s;
 * fresh process, one invoice (the CLI against a fresh reference JVM, wall time): >= 4 x.
 
-The reference runs the plan of the rules our validator runs today (``--plan auto``, see throughput.py). The machine
-is noisy (other load shows in the absolute figures; the ratios are taken within the run): run it more than once.
+The reference runs the plan of the rules our validator runs today (``--plan auto``, see throughput.py).
 
-Each steady-state figure, and the fresh process's, is the median of ``--runs`` fresh processes on each side,
-interleaved: one JVM's JIT makes it 10-20 % faster or slower than the next, on either side.
+**Steady state** (``duel.py``): our validator and the reference each run warm in their own process at the same
+time and are measured in alternating blocks of ``--block`` passes over the 66 business cases, the side going first
+alternating from round to round, for ``--rounds`` rounds; each round's ratio is ours / reference, and the figure is
+the median of the rounds' ratios (with the median rates). This 2-core machine drifts by 10-25 % from one minute to
+the next; blocks a few seconds apart see the same machine, where fresh processes measured one after the other
+(the method before 2026-11-28) did not. Both sides are first warmed by ``--warmup`` passes (default 200,
+``throughput.WARMUP_PASSES``: the reference reaches its plateau only after 100-200), in alternating blocks too.
 
-Both sides are warmed by ``--warmup`` passes (default 200, ``throughput.WARMUP_PASSES``: the reference reaches its
-plateau only after 100-200; at 20 it ran at half its plateau on 2 threads), and each server by ``--server-warmup``
-seconds of the same load (default 60).
-
-Usage: python benchmarks/targets.py [--runs 3] [--warmup 200] [--repeat 40] [--workers 2] [--plan auto|FILE]
-       [--engines saxon-java:threads,saxonc:processes] [--server-duration 30] [--server-warmup 60] [--no-server]
+Usage: python benchmarks/targets.py [--warmup 200] [--block 3] [--rounds 15] [--workers 2]
+       [--engines saxon-java:threads,saxonc:processes] [--plan auto|FILE] [--runs 3] [--server-duration 30]
+       [--server-warmup 60] [--no-server]
+       (--runs: fresh processes per side for the fresh-process figure, median)
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import sys
 from dataclasses import dataclass
 
 import server
+from duel import duel
 from throughput import (
     CASES,
     REFERENCE,
@@ -42,10 +45,8 @@ from throughput import (
     WARMUP_PASSES,
     compile_bytecode,
     our_fresh,
-    our_rate,
     plan_of,
     reference_env,
-    reference_rate,
     timed,
 )
 
@@ -67,9 +68,11 @@ class Row:
         return f"{self.what:<46}{self.ours:9.2f} {self.unit:<6}{ref}{ratio}  {self.wanted:<22}{verdict}"
 
 
-def faster(what: str, ours: float, ref: float, unit: str, at_least: float) -> Row:
-    """A rate (higher is better: ours / reference) or a time (lower is better: reference / ours)."""
-    ratio = ours / ref if unit in ("doc/s", "req/s") else ref / ours
+def faster(what: str, ours: float, ref: float, unit: str, at_least: float, ratio: float | None = None) -> Row:
+    """A rate (higher is better: ours / reference) or a time (lower is better: reference / ours); ``ratio`` when it
+    was measured otherwise (the median of a duel's rounds)."""
+    if ratio is None:
+        ratio = ours / ref if unit in ("doc/s", "req/s") else ref / ours
     return Row(what, ours, ref, unit, ratio, f"ratio >= {at_least}", ratio >= at_least)
 
 
@@ -78,11 +81,12 @@ def main() -> int:
     parser.add_argument(
         "--warmup", type=int, default=WARMUP_PASSES, help=f"unmeasured passes on both sides (default {WARMUP_PASSES})"
     )
-    parser.add_argument("--repeat", type=int, default=40, help="measured passes (default 40)")
+    parser.add_argument("--block", type=int, default=3, help="passes per measured block (default 3)")
+    parser.add_argument("--rounds", type=int, default=15, help="measured rounds per duel (default 15)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="cores (default: all)")
     parser.add_argument("--plan", default="auto", help="the reference's plan (default: auto)")
     parser.add_argument("--engines", default="saxon-java:threads,saxonc:processes", help="ENGINE:MODE,... measured")
-    parser.add_argument("--runs", type=int, default=3, help="fresh processes per steady figure, each side (median)")
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per side for the fresh-process figure")
     parser.add_argument("--no-server", action="store_true", help="skip the server measurements")
     server.add_arguments(parser, prefix="server-")
     args = parser.parse_args()
@@ -90,45 +94,42 @@ def main() -> int:
     plan = plan_of(args.plan)
     n = args.workers
     print(
-        f"{len(CASES)} XRechnung business cases, {n} cores, reference plan {plan}; steady: warm-up {args.warmup} "
-        f"passes on both sides, then {args.repeat} measured"
+        f"{len(CASES)} XRechnung business cases, {n} cores, reference plan {plan}; steady: both sides warm "
+        f"({args.warmup} passes), then {args.rounds} rounds of {args.block} passes in alternating blocks"
     )
     rows: list[Row] = []
-    steady: dict[tuple[int, str], float] = {}
-    runs = args.runs
     for cores in sorted({1, n}):
-        # Each side in `runs` fresh processes, interleaved (a JVM's JIT makes one process 10-20 % faster or slower
-        # than the next, on either side): the medians are compared.
-        refs: list[float] = []
-        ours: dict[str, list[float]] = {}
-        defaults: list[float] = []
-        chosen = ""
-        for run in range(runs):
-            refs.append(reference_rate(cores, args.warmup, args.repeat, plan))
-            print(f"run {run + 1}/{runs}: reference, {cores} thread(s): {refs[-1]:.1f} doc/s")
-            for choice in args.engines.split(","):
-                engine, _, mode = choice.partition(":")
-                rate, peak, ran = our_rate(engine, mode or None, cores, args.warmup, args.repeat)
-                ours.setdefault(ran, []).append(rate)
-                print(f"run {run + 1}/{runs}: ours, {cores} worker(s), {ran}: {rate:.1f} doc/s, {peak / 1024:.0f} MB")
-            if cores == n:
-                rate, _, chosen = our_rate(None, None, n, args.warmup, args.repeat)
-                defaults.append(rate)
-                print(f"run {run + 1}/{runs}: ours, {n} worker(s), as chosen for the batch: {chosen}: {rate:.1f} doc/s")
-        ref = statistics.median(refs)
-        print(f"medians, {cores} core(s): reference {ref:.1f} doc/s", end="")
-        for ran, rates in ours.items():
-            steady[(cores, ran)] = statistics.median(rates)
-            print(f"; {ran} {steady[(cores, ran)]:.1f} doc/s ({steady[(cores, ran)] / ref:.2f} x)", end="")
-        print()
-        best = max((r, ran) for (c, ran), r in steady.items() if c == cores)
+        results = []
+        for choice in args.engines.split(","):
+            engine, _, mode = choice.partition(":")
+            result = duel(cores, args.warmup, args.block, args.rounds, engine, mode or None, plan)
+            results.append(result)
+            _report(cores, result)
+        best = max(results, key=lambda r: float(r["ratio"]))  # type: ignore[arg-type]
         rows.append(
-            faster(f"best engine ({best[1]}), {cores} core(s)", best[0], ref, "doc/s", 1.3 if cores == 1 else 1.6)
+            faster(
+                f"best engine ({best['ran']}), {cores} core(s)",
+                float(best["ours"]),  # type: ignore[arg-type]
+                float(best["reference"]),  # type: ignore[arg-type]
+                "doc/s",
+                1.3 if cores == 1 else 1.6,
+                float(best["ratio"]),  # type: ignore[arg-type]
+            )
         )
         if cores == n:
+            default = duel(n, args.warmup, args.block, args.rounds, None, None, plan)  # the work chooses
+            _report(n, default)
             rows.append(
-                faster(f"default engine ({chosen}), batch, {n} cores", statistics.median(defaults), ref, "doc/s", 1.2)
+                faster(
+                    f"default engine ({default['ran']}), batch, {n} cores",
+                    float(default["ours"]),  # type: ignore[arg-type]
+                    float(default["reference"]),  # type: ignore[arg-type]
+                    "doc/s",
+                    1.2,
+                    float(default["ratio"]),  # type: ignore[arg-type]
+                )
             )
+    runs = args.runs
     one = str(CASES[0])
     compile_bytecode()
     ours_one = statistics.median(our_fresh([one])[0] for _ in range(runs))
@@ -153,6 +154,17 @@ def main() -> int:
     for row in rows:
         print(row)
     return 0
+
+
+def _report(cores: int, result: dict[str, object]) -> None:
+    ratios = result["ratios"]
+    assert isinstance(ratios, list)
+    print(
+        f"{cores} core(s), ours {result['ran']}: {result['ours']:.1f} doc/s ({result['ours_cpu_ms']:.2f} ms CPU/doc), "
+        f"reference {result['reference']:.1f} doc/s ({result['reference_cpu_ms']:.2f} ms CPU/doc); ratio "
+        f"{result['ratio']:.2f} x (rounds {min(ratios):.2f}-{max(ratios):.2f})",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
