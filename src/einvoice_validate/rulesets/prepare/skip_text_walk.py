@@ -12,8 +12,8 @@ it reaches (text siblings no longer count), so the step leaves a stylesheet alon
 ``position()`` or ``last()`` outside a predicate.
 
 Indentation puts a text node between any two elements of an invoice: XRechnung's walk visited twice as many nodes
-as it needs (``benchmarks/prepare_steps.py --thread``: XRechnung UBL 6 % and CII 9 % faster on Saxon-HE Java, 7 %
-and 9 % on SaxonC).
+as it needs (``benchmarks/prepare_steps.py --thread``: XRechnung 2.6.0 UBL and CII about 4.5 % faster on Saxon-HE Java,
+the control within 1 %; 7-9 % on SaxonC).
 """
 
 from __future__ import annotations
