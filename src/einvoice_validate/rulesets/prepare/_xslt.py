@@ -5,6 +5,7 @@ The steps and :mod:`.pipeline` import from here; this module imports no other mo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -140,3 +141,38 @@ def _inert_on_leaves(template: etree._Element) -> bool:
         if not all("/" not in a and (a.startswith("@") or _CHILD_STEP.match(a)) for a in steps):
             return False
     return True
+
+
+def _may_match(alternative: str, cannot: re.Pattern[str]) -> bool:
+    """False only when the alternative's last step (without its predicates) certainly cannot match the kind of node
+    ``cannot`` describes, the steps that can never match it; else True. The skip-walk steps judge patterns so."""
+    if alternative in ("/", "root()"):
+        return False  # a document node, or the root of a tree: never a node reached from an element
+    last = _split_top(alternative, "/")[-1].strip()
+    if last.startswith("("):  # XSLT 3.0: (A | B)[predicate]
+        close = _closing_paren(last)
+        if close < len(last) and _strip_predicates(last[close + 1 :]) == "":
+            return any(_may_match(a, cannot) for a in _alternatives(last[1:close]))
+        return True
+    return cannot.match(_strip_predicates(last)) is None
+
+
+def _walk_is_dead(
+    root: etree._Element, mode: str, may_match: Callable[[str], bool], catch_all: tuple[str, ...]
+) -> bool:
+    """True if applying templates in ``mode`` to a kind of leaf node (``may_match`` judges a pattern alternative
+    for it) can do nothing: every template of the mode that may match one is inert on leaves, and one of them
+    matches every such node (an alternative in ``catch_all``), so the built-in rule never applies."""
+    caught = False
+    for template in root.iter(_x("template")):
+        match = template.get("match")
+        modes = _template_modes(template)
+        if match is None or (mode not in modes and "#all" not in modes):
+            continue
+        alternatives = _alternatives(match)
+        if not any(may_match(a) for a in alternatives):
+            continue
+        if not _inert_on_leaves(template):
+            return False
+        caught = caught or any(a in catch_all for a in alternatives)
+    return caught

@@ -15,12 +15,10 @@ from lxml import etree
 from ._xslt import (
     _CHILD_STEP,
     _alternatives,
-    _closing_paren,
     _drop,
-    _inert_on_leaves,
-    _split_top,
-    _strip_predicates,
+    _may_match,
     _template_modes,
+    _walk_is_dead,
     _x,
 )
 
@@ -29,33 +27,12 @@ _ALL_ATTRIBUTES = ("@*", "attribute::*", "attribute()", "attribute(*)")
 
 def _may_match_attribute(alternative: str) -> bool:
     """False only when the alternative's last step certainly cannot match an attribute (else True)."""
-    if alternative in ("/", "root()"):
-        return False  # a document node, or the root of a tree: never an attribute reached from an element
-    last = _split_top(alternative, "/")[-1].strip()
-    if last.startswith("("):  # XSLT 3.0: (A | B)[predicate]
-        close = _closing_paren(last)
-        if close < len(last) and _strip_predicates(last[close + 1 :]) == "":
-            return any(_may_match_attribute(a) for a in _alternatives(last[1:close]))
-        return True
-    last = _strip_predicates(last)
-    return _CHILD_STEP.match(last) is None
+    return _may_match(alternative, _CHILD_STEP)
 
 
 def _attribute_walk_is_dead(root: etree._Element, mode: str) -> bool:
     """True if applying templates to attributes in ``mode`` can output nothing (see the module docstring)."""
-    catch_all = False
-    for template in root.iter(_x("template")):
-        match = template.get("match")
-        modes = _template_modes(template)
-        if match is None or (mode not in modes and "#all" not in modes):
-            continue
-        alternatives = _alternatives(match)
-        if not any(_may_match_attribute(a) for a in alternatives):
-            continue
-        if not _inert_on_leaves(template):
-            return False
-        catch_all = catch_all or any(a in _ALL_ATTRIBUTES for a in alternatives)
-    return catch_all
+    return _walk_is_dead(root, mode, _may_match_attribute, _ALL_ATTRIBUTES)
 
 
 def _skip_attribute_walk(root: etree._Element) -> None:

@@ -24,11 +24,9 @@ from lxml import etree
 
 from ._xslt import (
     _alternatives,
-    _closing_paren,
-    _inert_on_leaves,
-    _split_top,
-    _strip_predicates,
+    _may_match,
     _template_modes,
+    _walk_is_dead,
     _x,
 )
 
@@ -44,32 +42,12 @@ _FOCUS = re.compile(r"(?<![\w.:-])(?:position|last)\s*\(\s*\)")
 
 def _may_match_text(alternative: str) -> bool:
     """False only when the alternative's last step certainly cannot match a text, comment or PI node (else True)."""
-    if alternative in ("/", "root()"):
-        return False  # a document node, or the root of a tree: never a node reached as a child of an element
-    last = _split_top(alternative, "/")[-1].strip()
-    if last.startswith("("):  # XSLT 3.0: (A | B)[predicate]
-        close = _closing_paren(last)
-        if close < len(last) and _strip_predicates(last[close + 1 :]) == "":
-            return any(_may_match_text(a) for a in _alternatives(last[1:close]))
-        return True
-    return _NOT_TEXT_STEP.match(_strip_predicates(last)) is None
+    return _may_match(alternative, _NOT_TEXT_STEP)
 
 
 def _text_walk_is_dead(root: etree._Element, mode: str) -> bool:
     """True if applying templates to text, comment and PI nodes in ``mode`` can do nothing (module docstring)."""
-    catch_all = False
-    for template in root.iter(_x("template")):
-        match = template.get("match")
-        modes = _template_modes(template)
-        if match is None or (mode not in modes and "#all" not in modes):
-            continue
-        alternatives = _alternatives(match)
-        if not any(_may_match_text(a) for a in alternatives):
-            continue
-        if not _inert_on_leaves(template):
-            return False
-        catch_all = catch_all or any(a in _ALL_TEXT for a in alternatives)
-    return catch_all
+    return _walk_is_dead(root, mode, _may_match_text, _ALL_TEXT)
 
 
 def _outside_predicates(text: str) -> str:
