@@ -33,6 +33,9 @@ from einvoice_validate.rulesets.prepare import (
     read_index,
     step_versions,
 )
+from einvoice_validate.rulesets.prepare._xslt import _strip_predicates
+from einvoice_validate.rulesets.prepare.skip_attribute_walk import _may_match_attribute
+from einvoice_validate.rulesets.prepare.skip_text_walk import _may_match_text
 from einvoice_validate.rulesets.registry import sha256_file
 from einvoice_validate.schematron._saxon import (
     FILE_PARSE_MIN_BYTES,
@@ -834,3 +837,22 @@ def test_the_installed_copies_match_without_the_leading_descent(registry: Regist
     assert official.count(b'match="//') > 0 and text.count(b'match="//') == 0
     if b"ev:rule-error" in text and key.startswith("en16931-cii"):
         assert b'context="//' in text, "a rule error still names the rule's context as written"
+
+
+@pytest.mark.parametrize(
+    ("step", "stripped"),
+    [
+        ("cbc:ID[. = ']']", "cbc:ID"),  # a bracket inside a literal closes nothing
+        ("*[@a = '[' ][2]", "*"),
+        ("processing-instruction('a[b')", "processing-instruction('a[b')"),  # a literal outside predicates stays
+        (" text()[normalize-space(.)] ", "text()"),
+    ],
+)
+def test_strip_predicates_reads_literals(step: str, stripped: str) -> None:
+    assert _strip_predicates(step) == stripped
+    # the skip-walk judgements on such a step: an element test matches no attribute and no text, text() may be text
+    if stripped in ("cbc:ID", "*"):
+        assert not _may_match_attribute(step)
+        assert not _may_match_text(step)
+    if stripped == "text()":
+        assert _may_match_text(step.strip())

@@ -98,17 +98,33 @@ def _closing_paren(text: str, opening: str = "(", closing: str = ")") -> int:
     return len(text)
 
 
-def _strip_predicates(step: str) -> str:
+def _outside_predicates(text: str, *, literals: bool = False) -> str:
+    """``text`` without what stands inside square brackets (a bracket inside a string literal counts for nothing);
+    the string literals outside them kept with ``literals``, else dropped too."""
     out: list[str] = []
     depth = 0
-    for ch in step:
-        if ch == "[":
+    quote = ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+            if literals and depth == 0:
+                out.append(ch)
+        elif ch in "'\"":
+            quote = ch
+            if literals and depth == 0:
+                out.append(ch)
+        elif ch == "[":
             depth += 1
         elif ch == "]":
             depth -= 1
         elif depth == 0:
             out.append(ch)
-    return "".join(out).strip()
+    return "".join(out)
+
+
+def _strip_predicates(step: str) -> str:
+    """A pattern step without its predicates."""
+    return _outside_predicates(step, literals=True).strip()
 
 
 def _template_modes(template: etree._Element) -> list[str]:
@@ -176,3 +192,40 @@ def _walk_is_dead(
             return False
         caught = caught or any(a in catch_all for a in alternatives)
     return caught
+
+
+def _dead_walks(
+    root: etree._Element, is_dead: Callable[[etree._Element, str], bool], walks: Callable[[list[str]], bool]
+) -> list[tuple[etree._Element, list[str]]]:
+    """The ``xsl:apply-templates`` (with a select, no parameters or sort) whose select walks (``walks`` judges its
+    alternatives) only into modes where ``is_dead``: its own mode, or for ``#current`` every mode of its template
+    (``#all``: every mode of the stylesheet); each with its select's alternatives. None where the stylesheet
+    declares modes (XSLT 3.0 ``xsl:mode``, ``on-no-match=…``: not analysed)."""
+    if any(True for _ in root.iter(_x("mode"))):
+        return []
+    modes = {m for t in root.iter(_x("template")) for m in _template_modes(t)} - {"#all"}
+    modes |= {str(a.get("mode")) for a in root.iter(_x("apply-templates")) if a.get("mode")} - {"#current"}
+    modes.add("#default")
+    dead = {m for m in modes if is_dead(root, m)}
+    found = []
+    for apply in root.iter(_x("apply-templates")):
+        select = apply.get("select")
+        if select is None or len(apply):
+            continue
+        alternatives = _alternatives(select)
+        if not walks(alternatives):
+            continue
+        mode = apply.get("mode") or "#default"
+        if mode == "#current":
+            template = next(apply.iterancestors(_x("template")), None)
+            if template is None:
+                continue
+            reached = _template_modes(template)
+            if "#all" in reached:
+                reached = sorted(modes)
+            if not all(m in dead for m in reached):
+                continue
+        elif mode not in dead:
+            continue
+        found.append((apply, alternatives))
+    return found

@@ -14,12 +14,10 @@ from lxml import etree
 
 from ._xslt import (
     _CHILD_STEP,
-    _alternatives,
+    _dead_walks,
     _drop,
     _may_match,
-    _template_modes,
     _walk_is_dead,
-    _x,
 )
 
 _ALL_ATTRIBUTES = ("@*", "attribute::*", "attribute()", "attribute(*)")
@@ -37,31 +35,7 @@ def _attribute_walk_is_dead(root: etree._Element, mode: str) -> bool:
 
 def _skip_attribute_walk(root: etree._Element) -> None:
     """Step ``skip-attribute-walk``: no traversal over attributes where no rule can match one."""
-    if any(True for _ in root.iter(_x("mode"))):
-        return  # XSLT 3.0 mode declarations (on-no-match=…): not analysed
-    modes = {m for t in root.iter(_x("template")) for m in _template_modes(t)} - {"#all"}
-    modes |= {str(a.get("mode")) for a in root.iter(_x("apply-templates")) if a.get("mode")} - {"#current"}
-    modes.add("#default")
-    dead = {m for m in modes if _attribute_walk_is_dead(root, m)}
-    for apply in list(root.iter(_x("apply-templates"))):
-        select = apply.get("select")
-        if select is None or len(apply):
-            continue
-        alternatives = _alternatives(select)
-        if "@*" not in alternatives:
-            continue
-        mode = apply.get("mode") or "#default"
-        if mode == "#current":
-            template = next(apply.iterancestors(_x("template")), None)
-            if template is None:
-                continue
-            reached = _template_modes(template)
-            if "#all" in reached:
-                reached = sorted(modes)
-            if not all(m in dead for m in reached):
-                continue
-        elif mode not in dead:
-            continue
+    for apply, alternatives in _dead_walks(root, _attribute_walk_is_dead, lambda alts: "@*" in alts):
         rest = [a for a in alternatives if a != "@*"]
         if rest:
             apply.set("select", "|".join(rest))

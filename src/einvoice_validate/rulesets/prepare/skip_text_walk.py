@@ -23,9 +23,9 @@ import re
 from lxml import etree
 
 from ._xslt import (
-    _alternatives,
+    _dead_walks,
     _may_match,
-    _template_modes,
+    _outside_predicates,
     _walk_is_dead,
     _x,
 )
@@ -50,25 +50,6 @@ def _text_walk_is_dead(root: etree._Element, mode: str) -> bool:
     return _walk_is_dead(root, mode, _may_match_text, _ALL_TEXT)
 
 
-def _outside_predicates(text: str) -> str:
-    """``text`` without its string literals and without what stands inside square brackets."""
-    out: list[str] = []
-    depth = 0
-    quote = ""
-    for ch in text:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
-
-
 def _reads_context_position(root: etree._Element) -> bool:
     """Whether a template may read the context position or size its traversal gives it (``position()`` or ``last()``
     outside a predicate, in any attribute of any template: named templates keep their caller's focus)."""
@@ -83,32 +64,8 @@ def _reads_context_position(root: etree._Element) -> bool:
 
 def _skip_text_walk(root: etree._Element) -> None:
     """Step ``skip-text-walk``: no traversal over text where no rule can match it."""
-    if any(True for _ in root.iter(_x("mode"))):
-        return  # XSLT 3.0 mode declarations (on-no-match=…): not analysed
     if _reads_context_position(root):
         return
-    modes = {m for t in root.iter(_x("template")) for m in _template_modes(t)} - {"#all"}
-    modes |= {str(a.get("mode")) for a in root.iter(_x("apply-templates")) if a.get("mode")} - {"#current"}
-    modes.add("#default")
-    dead = {m for m in modes if _text_walk_is_dead(root, m)}
-    for apply in root.iter(_x("apply-templates")):
-        select = apply.get("select")
-        if select is None or len(apply):
-            continue
-        alternatives = _alternatives(select)
-        if not any(a in _WALK for a in alternatives):
-            continue
-        mode = apply.get("mode") or "#default"
-        if mode == "#current":
-            template = next(apply.iterancestors(_x("template")), None)
-            if template is None:
-                continue
-            reached = _template_modes(template)
-            if "#all" in reached:
-                reached = sorted(modes)
-            if not all(m in dead for m in reached):
-                continue
-        elif mode not in dead:
-            continue
+    for apply, alternatives in _dead_walks(root, _text_walk_is_dead, lambda alts: any(a in _WALK for a in alts)):
         kept = [a for a in alternatives if a not in _WALK]
         apply.set("select", "|".join([*kept, "*"] if "*" not in kept else kept))
