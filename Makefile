@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference browser report-schemas bench bench-server bench-spark wheel-smoke clean
+.PHONY: demo test lint rulesets reference browser strace report-schemas bench bench-server bench-spark wheel-smoke clean
 
 ## the package and its runtime dependencies only (what `demo` needs); the development toolchain below includes them.
 ## The package's bytecode is written at install, as pip does for a wheel: an editable install leaves it to the first
@@ -58,12 +58,18 @@ browser:
 		(DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null)
 
+## strace from Debian, for the tests that prove at the C level which files a validation opens (installed if missing)
+strace:
+	@command -v strace >/dev/null 2>&1 || \
+		(DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends strace >/dev/null)
+
 ## the published JUnit and SARIF schemas the report tests validate against, from PyPI source releases (pinned)
 report-schemas: $(VENV)/.installed
 	bash tools/report-schemas.sh $(BIN)/python
 
 ## the whole test suite (on the default engine), then the engine-dependent suites on saxon-java
-test: $(VENV)/.installed rulesets reference browser report-schemas
+test: $(VENV)/.installed rulesets reference browser strace report-schemas
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
 

@@ -96,3 +96,55 @@ QUADRATIC_BLOWUP = (
     + b"&a;" * 50_000
     + b"</Invoice>\n"
 )
+
+
+# --- issue 40: DOCTYPEs that name files, in every encoding and as a Factur-X attachment --------------------------
+
+UBL_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+GOOD_FACTURX = REPO / "examples" / "xrechnung-cii-invoice.xml"
+
+# How each encoding is written: (Python codec, the XML declaration's name or None for no declaration, BOM)
+DOCTYPE_ENCODINGS: dict[str, tuple[str, str | None, bytes]] = {
+    "utf-8": ("utf-8", "UTF-8", b""),
+    "utf-8-bom": ("utf-8", None, b"\xef\xbb\xbf"),
+    "utf-16-bom": ("utf-16-le", "UTF-16", b"\xff\xfe"),
+    "utf-16-be": ("utf-16-be", "UTF-16", b""),
+    "utf-16-le": ("utf-16-le", "UTF-16", b""),
+    "utf-32-be": ("utf-32-be", "UTF-32", b""),
+    "utf-32-le": ("utf-32-le", "UTF-32", b""),
+    "utf-32-be-bare": ("utf-32-be", None, b""),
+    "utf-32-bom": ("utf-32-le", None, b"\xff\xfe\x00\x00"),
+    "utf-32-be-bom": ("utf-32-be", None, b"\x00\x00\xfe\xff"),
+    "utf-7": ("utf-7", "UTF-7", b""),
+}
+
+
+def encoded(text: str, encoding: str) -> bytes:
+    """``text`` (no XML declaration) written in one of :data:`DOCTYPE_ENCODINGS`, with its declaration and BOM."""
+    codec, declared, bom = DOCTYPE_ENCODINGS[encoding]
+    head = f'<?xml version="1.0" encoding="{declared}"?>\n' if declared else ""
+    data = (head + text).encode(codec)
+    if codec == "utf-7":  # Python writes "<" as is; a hostile writer shifts it into base64, which libxml2 reads
+        data = data.replace(b"<!", b"+ADw-!")
+    return bom + data
+
+
+def doctype_reproducers(targets: dict[str, str]) -> dict[str, bytes]:
+    """Issue 40, items 1-3: documents whose DOCTYPE names each of ``targets`` (name → path), as an external subset
+    in every encoding, as a parameter entity and a PUBLIC id, and in a Factur-X PDF's attachment. File name →
+    bytes."""
+    from tests.facturx_pdf import make_pdf, xmp  # pikepdf: only for the PDF cases
+
+    body = invoice_body(GOOD_UBL)
+    cases: dict[str, bytes] = {}
+    for target, path in targets.items():
+        system = f'<!DOCTYPE Invoice SYSTEM "{path}">\n'
+        for encoding in DOCTYPE_ENCODINGS:
+            cases[f"{encoding}.system-{target}.xml"] = encoded(system + body, encoding)
+        entity = f'<!DOCTYPE Invoice [<!ENTITY % p SYSTEM "{path}"> %p;]>\n'
+        cases[f"utf-32-be.entity-{target}.xml"] = encoded(entity + body, "utf-32-be")
+        public = f'<!DOCTYPE Invoice PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "{path}">\n'
+        cases[f"utf-16-be.public-{target}.xml"] = encoded(public + body, "utf-16-be")
+        invoice = encoded(system + invoice_body(GOOD_FACTURX), "utf-32-be")
+        cases[f"utf-32-be.system-{target}.pdf"] = make_pdf([("factur-x.xml", invoice)], metadata=xmp())
+    return cases

@@ -80,6 +80,10 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
             lambda m: "das Dokument hat eine DOCTYPE-Deklaration; DTDs und Entitäten werden abgelehnt (nie aufgelöst)",
         ),
         (
+            r"the document declares the encoding (?P<e>.+), which is not one this library reads",
+            lambda m: f"das Dokument erklärt die Kodierung {m['e']}, die diese Bibliothek nicht liest",
+        ),
+        (
             r"the document has XInclude elements.*",
             lambda m: "das Dokument enthält XInclude-Elemente; sie werden abgelehnt (nie aufgelöst)",
         ),

@@ -1,7 +1,8 @@
 """The only XML parser of the library (hardened lxml), plus detection of document type and spec id.
 
-Every document is read here once: refused before parsing if it is too large or has a DOCTYPE, parsed with
-no DTD loading, no entity resolution and no network, then classified. Saxon only ever sees documents that
+Every document is read here once: refused before parsing if it is too large or has a DOCTYPE (in any encoding),
+parsed with :mod:`einvoice_validate.hardened`'s parser (no DTD, no entity, no network, no external subset or
+catalog: libxml2 opens no file), then classified. Saxon only ever sees documents that
 passed this module (SaxonC's own parser would resolve external entities).
 """
 
@@ -11,14 +12,14 @@ import dataclasses
 import io
 import os
 import re
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Union
+from typing import TYPE_CHECKING, BinaryIO, Literal, Union
 
 from lxml import etree
 
+from . import hardened
 from .envelopes import is_pdf
 from .envelopes.sbdh import SBDH_NS, detach, is_sbdh, unwrap_sbdh
 from .errors import InputError
@@ -190,56 +191,10 @@ def _too_large(size: int, cap: int) -> InputError:
     )
 
 
-_local = threading.local()
-
-# The hardened options, for both ways this module parses: no DTD, no entities, no network. huge_tree lifts
-# libxml2's 10 MB text-node cap (embedded attachments); the limits in limits.py replace it.
-_HARDENED: dict[str, Any] = {
-    "resolve_entities": False,
-    "no_network": True,
-    "load_dtd": False,
-    "dtd_validation": False,
-    "huge_tree": True,
-    "collect_ids": False,
-}
-
-
-def _parser() -> etree.XMLParser:
-    # lxml parsers are not thread-safe: one per thread.
-    parser: etree.XMLParser | None = getattr(_local, "parser", None)
-    if parser is None:
-        parser = etree.XMLParser(**_HARDENED)
-        _local.parser = parser
-    return parser
-
-
 @lru_cache(maxsize=8)
 def _depth_probe(max_depth: int) -> etree.XPath:
     # An element at depth max_depth+1 exists iff this child path selects something; libxml2 evaluates it in C.
     return etree.XPath("boolean(" + "/*" * (max_depth + 1) + ")")
-
-
-def _prolog_has_markup_declaration(data: bytes) -> bool:
-    """True when a ``<!DOCTYPE`` (or any ``<!`` declaration other than a comment) precedes the root element."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data[:2] in (b"<\x00", b"\x00<"):
-        head = data[: 4 << 20].decode("utf-16", errors="replace").encode("utf-8")
-    else:
-        head = data
-    i = 0
-    while True:
-        j = head.find(b"<", i)
-        if j < 0:
-            return False
-        if head.startswith(b"<?", j):
-            end = head.find(b"?>", j + 2)
-            i = end + 2 if end >= 0 else len(head)
-        elif head.startswith(b"<!--", j):
-            end = head.find(b"-->", j + 4)
-            i = end + 3 if end >= 0 else len(head)
-        else:
-            # a declaration (<!DOCTYPE, <!ENTITY, ...) before the root element, or the root itself; a bare "<!"
-            # (a document cut short) is left to the parser, which calls it not well-formed
-            return head.startswith(b"<!", j) and head[j + 2 : j + 3].isalpha()
 
 
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -265,7 +220,7 @@ def _what_it_looks_like(data: bytes) -> str | None:
 def _parse_counting(data: bytes, max_elements: int) -> etree._Element:
     """Parse a document big enough to hold more than ``max_elements`` elements, stopping as soon as it does
     (so a document of tiny elements cannot make the tree many times larger than the limit allows)."""
-    events = etree.iterparse(io.BytesIO(data), events=("start",), **_HARDENED)
+    events = hardened.iterparse(io.BytesIO(data), events=("start",))
     for count, _ in enumerate(events, start=1):
         if count > max_elements:
             raise InputError(
@@ -283,7 +238,9 @@ def _parse(data: bytes, limits: Limits) -> etree._Element:
         # about 1 ms per MB) clears real invoices of any size, the parse that counts elements is for the rest.
         if len(data) // 4 > limits.max_elements and data.count(b"<") > limits.max_elements:
             return _parse_counting(data, limits.max_elements)
-        return etree.fromstring(data, _parser())
+        return etree.fromstring(data, hardened.parser())
+    except hardened.ExternalReferenceRefused as exc:  # never reached while OPTIONS hold (defence in depth)
+        raise InputError("document.unreadable", _DOCTYPE_REFUSED, reason="doctype") from exc
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         if "Excessive depth" in (exc.msg or ""):
@@ -303,6 +260,7 @@ def _parse(data: bytes, limits: Limits) -> etree._Element:
         raise InputError("document.unreadable", f"not readable as XML: {exc}", reason="encoding") from exc
 
 
+_DOCTYPE_REFUSED = "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)"
 _POSITION_SUFFIX = re.compile(r",\s*line \d+, column \d+\s*$")
 _XINCLUDE_TAGS = tuple(f"{{{ns}}}*" for ns in _XINCLUDE_NAMESPACES)
 
@@ -368,12 +326,7 @@ def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
         raise InputError(
             "document.unreadable", "the document is empty" if not data else "the document is blank", reason="empty"
         )
-    if _prolog_has_markup_declaration(data):
-        raise InputError(
-            "document.unreadable",
-            "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)",
-            reason="doctype",
-        )
+    hardened.refuse_markup_declarations(data)  # before parsing, in every encoding libxml2 reads
     root = _parse(data, limits)
     tree = root.getroottree()
     if tree.docinfo.doctype:  # type: ignore[attr-defined]  # (lxml-stubs) defence in depth: the prolog scan should have refused it

@@ -31,6 +31,7 @@ from typing import Any
 
 from lxml import etree
 
+from .. import hardened
 from .._extras import require_dependency
 from ..errors import InputError
 from ..findings import Finding, Flag, PdfEnvelope, severity_of_flag
@@ -52,9 +53,6 @@ RELATIONSHIPS = ("Data", "Source", "Alternative")
 CHECK_IDS = ("facturx.pdf.xmp-profile", "facturx.pdf.attachment-name", "facturx.pdf.relationship", "facturx.pdf.pdfa")
 
 _PDFAID = "http://www.aiim.org/pdfa/ns/id/"
-_XMP_PARSER = etree.XMLParser(
-    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
-)
 # Conformance levels by the guideline id they go with (substring of the XML's id, first match wins).
 _LEVELS: tuple[tuple[str, str], ...] = (
     ("xrechnung", "XRECHNUNG"),
@@ -229,10 +227,9 @@ def _xmp(pdf: Any, limits: Limits) -> dict[str, str]:
         return {}
     try:
         data = _bounded_bytes(stream, limits.max_pdf_xmp_bytes, "XMP metadata")
-        if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-            return {}
-        root = etree.fromstring(data, _XMP_PARSER)
-    except (InputError, etree.XMLSyntaxError):
+        hardened.refuse_markup_declarations(data)
+        root = etree.fromstring(data, hardened.parser(huge_tree=False))
+    except (InputError, etree.XMLSyntaxError, hardened.ExternalReferenceRefused):
         return {}
     props: dict[str, str] = {}
 
