@@ -2,19 +2,19 @@
 profiles and the EN 16931 envelope rule, the "not used" reports, and the code-db restriction (a document cannot
 make a stylesheet read anything).
 
-Parity as in ``test_parity.py``: per file and pack the same multiset of (rule id, raw flag), the same stylesheets,
-the same set of XSD codes. The reference (``corpus/zugferd/reference.jsonl``, plan-full.tsv) writes no flag where
-the Factur-X stylesheets give none: that is our raw flag ``error`` (an assert without flag is an error, SOURCES.md);
-its id-less "not used" reports are our ``facturx.not-used``.
+Parity as in ``test_parity.py`` (``tests/reference.py``): the profile, the same packs by content and version, per
+pack the same multiset of (rule id, raw flag, location), the same XSD (code, line) multiset. The reference
+(``corpus/zugferd/reference.jsonl``, plan-full.tsv, whose XRechnung is 2.5.0 over CEN 1.3.15: compared on
+:data:`~tests.conftest.KOSIT_PLAN_DAY`) writes no flag where the Factur-X stylesheets give none: that is our raw flag
+``error`` (an assert without flag is an error, SOURCES.md); its id-less "not used" reports are our
+``facturx.not-used``.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,25 +23,18 @@ from einvoice_validate.errors import RulesetError
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.prepare import (
     NOT_USED_ID,
-    assigned_id,
     prepare_pack_dir,
     prepare_stylesheet,
     resource_reads,
 )
-from einvoice_validate.schematron import RUNTIME_ERROR
-from tests.conftest import CORPUS, SHARED
+from tests.conftest import CORPUS, KOSIT_PLAN_DAY
+from tests.reference import Row, assert_parity, read_rows
 
 ZUGFERD = CORPUS / "zugferd"
 
 
-def _rows(name: str) -> dict[str, dict[str, Any]]:
-    path = ZUGFERD / name
-    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    return {row["file"]: row for row in rows}
-
-
-REFERENCE = _rows("reference.jsonl")
-REFERENCE_ZUGFERD_PLAN = _rows("reference.zugferd-plan.jsonl")
+REFERENCE = read_rows(ZUGFERD / "reference.jsonl")
+REFERENCE_ZUGFERD_PLAN = read_rows(ZUGFERD / "reference.zugferd-plan.jsonl")
 PDFS = sorted(p.relative_to(ZUGFERD).as_posix() for p in ZUGFERD.rglob("*.pdf"))
 
 # The reference's profile names (plan-full.tsv) -> ours (the XRechnung CII profiles all run the same packs).
@@ -56,20 +49,11 @@ OUR_PROFILE = {
 }
 
 
-def _plan(name: str) -> dict[str, list[str]]:
-    plans: dict[str, list[str]] = {}
-    for line in (SHARED / "reference" / name).read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            cols = line.split("\t")
-            plans[cols[0]] = [Path(x).name for x in cols[4].split(",")]
-    return plans
-
-
 def _validate_all(validator: Validator, names: Iterable[str]) -> dict[str, Report | InputError]:
     out: dict[str, Report | InputError] = {}
     for name in names:
         try:
-            out[name] = validator.validate(ZUGFERD / name)
+            out[name] = validator.validate(ZUGFERD / name, rules_date=KOSIT_PLAN_DAY)
         except InputError as exc:
             out[name] = exc
     return out
@@ -80,46 +64,8 @@ def xml_reports(validator: Validator) -> dict[str, Report | InputError]:
     return _validate_all(validator, REFERENCE)
 
 
-def _expected(findings: list[dict[str, Any]], sheet: str) -> Counter[tuple[str, str]]:
-    """The reference's (rule id, flag) for one pack; an id-less finding gets the id our preparation gives it (the
-    Factur-X "not used" reports, the labelled id-less asserts of EXTENDED-CTC-FR-CII), a flag-less one ``error``."""
-    counted: Counter[tuple[str, str]] = Counter()
-    for f in findings:
-        if f["pack"] != sheet or f["kind"] == "runtime-error":
-            continue
-        counted[(str(assigned_id(f["id"], f.get("text") or "")), f["flag"] or "error")] += 1
-    return counted
-
-
-def assert_parity(
-    row: dict[str, Any],
-    report: Report,
-    registry: Registry,
-    plan: dict[str, list[str]],
-    profiles: Mapping[str, str] = OUR_PROFILE,
-) -> None:
-    """Our report against a reference row: the profile (``profiles``: the reference's names -> ours), the
-    stylesheets of ``plan``, the XSD codes and, pack by pack, the Schematron (rule id, flag) multiset; where the
-    reference stopped a pack, ours reports a superset with rule-level runtime errors (issue 13)."""
-    sheets = {k: Path(m.entries["stylesheet"]).name for k, m in registry.manifests.items() if m.kind == "schematron"}
-    assert report.profile == profiles[row["profile"]]
-    assert [sheets[k] for k in report.packs if k in sheets] == plan[row["profile"]]
-    assert {f.rule_id for f in report.findings if f.stage == "xsd"} == {
-        e["message"].split(":", 1)[0] for e in row["xsd"]
-    }
-    stopped = {f["pack"] for f in row["findings"] if f["kind"] == "runtime-error"}
-    for key in report.packs:
-        if key not in sheets:
-            continue
-        expected = _expected(row["findings"], sheets[key])
-        ours = Counter((f.rule_id, f.flag) for f in report.findings if f.source == key and f.rule_id != RUNTIME_ERROR)
-        errors = [f for f in report.findings if f.source == key and f.rule_id == RUNTIME_ERROR]
-        if sheets[key] not in stopped:
-            assert ours == expected, f"{sheets[key]}: missing {expected - ours}, extra {ours - expected}"
-            assert not errors
-        else:  # the reference stops the pack; we report the error per rule and go on (issue 13): a superset
-            assert not expected - ours, f"{sheets[key]}: missing {expected - ours}"
-            assert errors and all(f.location for f in errors)
+def assert_facturx_parity(row: Row, report: Report, registry: Registry, plan: str) -> None:
+    assert_parity(row, report, registry, plan, profiles=OUR_PROFILE)
 
 
 def test_reference_is_complete() -> None:
@@ -161,13 +107,13 @@ def test_xml_parity(
     result = xml_reports[name]
     if name in FRENCH:
         assert isinstance(result, Report) and result.profile == "fr-extended-ctc-cii"
-        result = validator.validate(ZUGFERD / name, profile="zugferd-extended")
+        result = validator.validate(ZUGFERD / name, profile="zugferd-extended", rules_date=KOSIT_PLAN_DAY)
     if row.get("profile") is None:  # ZUGFeRD 1.0 (CrossIndustryDocument): the reference has no scenario either
         assert isinstance(result, InputError)
         assert (result.code, result.reason) == ("document.unsupported-type", "zugferd-1")
         return
     assert isinstance(result, Report), result
-    assert_parity(row, result, registry, _plan("plan-full.tsv"))
+    assert_facturx_parity(row, result, registry, "plan-full.tsv")
 
 
 FACTURX_EN16931 = sorted(n for n, row in REFERENCE_ZUGFERD_PLAN.items() if row.get("profile") == "zugferd-en16931")
@@ -178,7 +124,7 @@ def test_xml_parity_factur_x_en16931(name: str, validator: Validator, registry: 
     """The Factur-X EN16931 profile on every XML the reference's plan-zugferd.tsv run sends there (for bare XML we
     choose plain EN 16931, so the profile is forced here, as it is chosen for a PDF)."""
     report = validator.validate(ZUGFERD / name, profile="zugferd-en16931")
-    assert_parity(REFERENCE_ZUGFERD_PLAN[name], report, registry, _plan("plan-zugferd.tsv"))
+    assert_facturx_parity(REFERENCE_ZUGFERD_PLAN[name], report, registry, "plan-zugferd.tsv")
 
 
 def test_every_profile_is_covered(xml_reports: dict[str, Report | InputError]) -> None:
@@ -237,7 +183,7 @@ def test_pdf_gives_the_findings_of_its_xml(
     # The PDF's EN 16931 invoices run the Factur-X EN16931 profile: the reference's plan-zugferd.tsv run.
     if result.profile == "zugferd-en16931":
         row = REFERENCE_ZUGFERD_PLAN[extracted.relative_to(ZUGFERD).as_posix()]
-        assert_parity(row, result, registry, _plan("plan-zugferd.tsv"))
+        assert_facturx_parity(row, result, registry, "plan-zugferd.tsv")
 
 
 def test_en16931_id_is_decided_by_the_envelope(

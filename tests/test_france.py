@@ -3,19 +3,18 @@ when the French rules apply (the profile choice), Factur-X with the French rules
 proven against SaxonC and the live reference on documents that trigger BR-FR-MV-14, the id-less asserts, and the
 preparation steps on the French stylesheets.
 
-Parity as in ``test_parity.py``: per file and pack the same multiset of (rule id, raw flag) as the reference
-(``corpus/france/reference.jsonl``: ``plan-france.tsv``, FNFE 1.4.0.03, run by Saxon-HE 9.9 with the derived UBL
-stylesheet), the same stylesheets and XSD codes; where the reference stops a pack, ours is a superset with rule-level
-runtime errors. The reference gives an id-less assertion id and flag null: ours has the id its text starts with in
-brackets (rulesets.prepare, step name-bracketed-asserts) and the raw flag ``error``.
+Parity as in ``test_parity.py`` (``tests/reference.py``): the profile, the same packs by content and version (the
+reference's derived UBL stylesheet stands for FNFE's original), per pack the same multiset of (rule id, raw flag,
+location) as the reference (``corpus/france/reference.jsonl``: ``plan-france.tsv``, FNFE 1.4.0.03, run by Saxon-HE
+9.9 with the derived UBL stylesheet), the same XSD (code, line) multiset; where the reference stops a pack, ours is
+a superset with rule-level runtime errors. The reference gives an id-less assertion id and flag null: ours has the
+id its text starts with in brackets (rulesets.prepare, step name-bracketed-asserts) and the raw flag ``error``.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -43,9 +42,9 @@ from einvoice_validate.rulesets.registry import sha256_file
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.schematron.svrl import parse_svrl
 from tests.assertions import assertion_ids, count_assertions
-from tests.conftest import CORPUS, SHARED
+from tests.conftest import CORPUS
 from tests.facturx_pdf import make_pdf, xmp
-from tests.test_facturx import assert_parity
+from tests.reference import Row, assert_parity, read_rows, run_reference
 
 REPO = Path(__file__).resolve().parents[1]
 FRANCE = CORPUS / "france"
@@ -70,25 +69,11 @@ OUR_PROFILE = {
 # No known difference from the reference on corpus/france (a new one would be a strict xfail with its reason).
 
 
-def _rows(path: Path) -> dict[str, dict[str, Any]]:
-    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    return {row["file"]: row for row in rows}
+REFERENCE = read_rows(FRANCE / "reference.jsonl")
 
 
-REFERENCE = _rows(FRANCE / "reference.jsonl")
-
-
-def _plan() -> dict[str, list[str]]:
-    plans: dict[str, list[str]] = {}
-    for line in (SHARED / "reference" / "plan-france.tsv").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            cols = line.split("\t")
-            plans.setdefault(cols[0], [Path(x).name for x in cols[4].split(",")])
-    return plans
-
-
-def assert_french_parity(row: dict[str, Any], report: Report, registry: Registry) -> None:
-    assert_parity(row, report, registry, _plan(), OUR_PROFILE)
+def assert_french_parity(row: Row, report: Report, registry: Registry) -> None:
+    assert_parity(row, report, registry, "plan-france.tsv", profiles=OUR_PROFILE)
 
 
 @pytest.fixture(scope="module")
@@ -483,17 +468,9 @@ def test_the_id_less_asserts_get_the_id_of_their_label(validator: Validator, bui
 
 
 @pytest.fixture(scope="module")
-def live_reference(built: dict[str, Path]) -> dict[str, dict[str, Any]]:
-    proc = subprocess.run(
-        ["bash", str(REPO / "tools/run-reference.sh"), *map(str, built.values())],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "REFERENCE_PLAN": "plan-france.tsv"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return {Path(str(r["file"])).name: r for r in rows}
+def live_reference(built: dict[str, Path]) -> dict[str, Row]:
+    rows = run_reference(built.values(), "plan-france.tsv")
+    return {path.name: row for path, row in rows.items()}
 
 
 @pytest.mark.reference
@@ -501,7 +478,7 @@ def live_reference(built: dict[str, Path]) -> dict[str, dict[str, Any]]:
 def test_built_documents_against_the_live_reference(
     name: str,
     built: dict[str, Path],
-    live_reference: dict[str, dict[str, Any]],
+    live_reference: dict[str, Row],
     validator: Validator,
     registry: Registry,
 ) -> None:

@@ -3,7 +3,8 @@
 * Parity with the reference run live (``tools/run-reference.sh`` with ``plan-national.tsv``, which chains the packs
   as phive-rules registers them): every document of ``corpus/national/`` and seeded mutations of each
   (``tests/mutate.py``, :data:`MUTANTS_PER_FILE` per document, written to a temporary folder) gets our matching
-  profile, runs the same stylesheet and gives the same (rule id, flag) multiset and the same XSD codes. A document
+  profile, runs the same packs and gives the same places (``tests/reference.py``: per pack the (rule id, flag,
+  location) multiset, the XSD (code, line) multiset). A document
   the reference routes nowhere (no CustomizationID) is compared as phive validates it, by its explicit profile:
   ours forced, the reference with a plan of that family's lines matching any id (written here).
 * phive-rules' expected verdicts (``CTestFiles.java`` of the three modules) hold for the staged files they list.
@@ -16,13 +17,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
 import re
-import subprocess
 from collections import Counter
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import pytest
 from lxml import etree
@@ -45,9 +43,9 @@ from einvoice_validate.rulesets.registry import sha256_file
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.validator import EXTENSION_NOTE, GENERIC_PROFILE_NOTE
 from tests.assertions import count_assertions
-from tests.conftest import CORPUS, SHARED
+from tests.conftest import CORPUS
 from tests.mutate import Mutant, mutant_set, write_mutants
-from tests.test_parity import _plan, assert_schematron_parity, stylesheet_names
+from tests.reference import Row, assert_parity, read_plan, reference_id, run_reference, write_plan
 from tests.test_prepare import SVRL, XSL, _official, _outcome, _stop_code
 
 pytestmark = [pytest.mark.corpus, pytest.mark.reference]  # most tests compare with the live reference
@@ -150,30 +148,17 @@ PHIVE_BAD = {
 
 def _forced_plan(family: str, folder: Path) -> Path:
     """``plan-national.tsv``'s lines of one family, matching any CustomizationID (phive's explicit VES)."""
-    lines = [
-        line.split("\t")
-        for line in (SHARED / "reference" / PLAN).read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
+    chosen = [
+        dataclasses.replace(line, customization="*")
+        for line in read_plan(PLAN)
+        if line.profile.removesuffix("-cn") == family
     ]
-    chosen = ["\t".join([c[0], c[1], "*", *c[3:]]) for c in lines if c[0].removesuffix("-cn") == family]
     assert chosen, family
-    path = folder / f"plan-{family}-forced.tsv"
-    path.write_text("\n".join(chosen) + "\n", encoding="utf-8")
-    return path
+    return write_plan(chosen, folder / f"plan-{family}-forced.tsv")
 
 
-def _run_reference(paths: list[Path], plan: str | Path) -> dict[str, dict[str, Any]]:
-    proc = subprocess.run(
-        ["bash", str(REPO / "tools/run-reference.sh"), *map(str, paths)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "REFERENCE_PLAN": str(plan)},
-    )
-    assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert len(rows) == len(paths)
-    return {Path(r["file"]).name: r for r in rows}
+def _run_reference(paths: list[Path], plan: str | Path) -> dict[str, Row]:
+    return {path.name: row for path, row in run_reference(paths, plan).items()}
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +173,7 @@ def paths(shared: Path, mutant_paths: dict[str, Path]) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def reference(paths: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def reference(paths: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Row]:
     """The reference's row per file (corpus and mutants), run live once for the module; the files it routes
     nowhere again with their family's forced plan (``forced`` = True in the row)."""
     rows = _run_reference(list(paths.values()), PLAN)
@@ -198,13 +183,14 @@ def reference(paths: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) 
             unrouted.setdefault(FAMILY_OF[name], []).append(paths[name])
     folder = tmp_path_factory.mktemp("national-plans")
     for family, files in unrouted.items():
-        for name, row in _run_reference(files, _forced_plan(family, folder)).items():
-            rows[name] = {**row, "forced": True}
+        plan = _forced_plan(family, folder)
+        for name, row in _run_reference(files, plan).items():
+            rows[name] = {**row, "forced": True, "plan": str(plan)}
     return rows
 
 
 @pytest.fixture(scope="module")
-def reports(paths: dict[str, Path], reference: dict[str, dict[str, Any]], validator: Validator) -> dict[str, Report]:
+def reports(paths: dict[str, Path], reference: dict[str, Row], validator: Validator) -> dict[str, Report]:
     out = {}
     for name, path in paths.items():
         row = reference[name]
@@ -212,26 +198,13 @@ def reports(paths: dict[str, Path], reference: dict[str, dict[str, Any]], valida
     return out
 
 
-def _named(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The reference's findings with the id the preparation gives SI-UBL's id-less assertions (the label their text
-    starts with: step name-bracketed-asserts); the reference prints them with no id."""
-    return [{**f, "id": f["id"] or bracketed_id(f["text"] or "")} for f in findings]
-
-
-def _assert_parity(
-    name: str, reference: dict[str, dict[str, Any]], reports: dict[str, Report], registry: Registry
-) -> None:
+def _assert_parity(name: str, reference: dict[str, Row], reports: dict[str, Report], registry: Registry) -> None:
+    """The shared comparison (``tests/reference.py``; SI-UBL's id-less assertions, which the reference prints with no
+    id, carry the id of their label: step name-bracketed-asserts), with the plan the row was made with."""
     row = reference[name]
     report = reports[name]
-    assert "error" not in row, row
-    assert report.profile == PROFILES[row["profile"]]
-    sheets = stylesheet_names(registry)
-    assert [sheets[k] for k in report.packs if k in sheets] == _plan(PLAN)[row["profile"]]
+    assert_parity(row, report, registry, row.get("plan", PLAN), profiles=PROFILES)
     assert report.packs[1] == PACKS[FAMILY_OF[name]]
-    assert_schematron_parity(_named(row["findings"]), report, sheets)
-    assert {f.rule_id for f in report.findings if f.stage == "xsd"} == {
-        e["message"].split(":", 1)[0] for e in row["xsd"]
-    }
 
 
 def test_the_corpus_is_complete(shared: Path) -> None:
@@ -243,20 +216,16 @@ def test_the_corpus_is_complete(shared: Path) -> None:
 
 
 @pytest.mark.parametrize("name", [p.name for p in FILES])
-def test_corpus_parity(
-    name: str, reference: dict[str, dict[str, Any]], reports: dict[str, Report], registry: Registry
-) -> None:
+def test_corpus_parity(name: str, reference: dict[str, Row], reports: dict[str, Report], registry: Registry) -> None:
     _assert_parity(name, reference, reports, registry)
 
 
 @pytest.mark.parametrize("name", [m.name for m in MUTANTS])
-def test_mutation_parity(
-    name: str, reference: dict[str, dict[str, Any]], reports: dict[str, Report], registry: Registry
-) -> None:
+def test_mutation_parity(name: str, reference: dict[str, Row], reports: dict[str, Report], registry: Registry) -> None:
     _assert_parity(name, reference, reports, registry)
 
 
-def test_the_mutants_exercise_the_rules(reference: dict[str, dict[str, Any]], reports: dict[str, Report]) -> None:
+def test_the_mutants_exercise_the_rules(reference: dict[str, Row], reports: dict[str, Report]) -> None:
     """The comparison above is not trivial: most mutants break a rule, some stop a pack in the reference (where
     ours reports the error per rule and goes on), some break the XSD."""
     rows = [reference[m.name] for m in MUTANTS]
@@ -271,11 +240,11 @@ def test_the_mutants_exercise_the_rules(reference: dict[str, dict[str, Any]], re
 
 
 def test_an_unrouted_document_is_compared_as_phive_runs_it(
-    reference: dict[str, dict[str, Any]], reports: dict[str, Report]
+    reference: dict[str, Row], reports: dict[str, Report]
 ) -> None:
     name = "SI-UBL-2.0_error_no_customizationid.xml"
     assert reference[name]["forced"] and reference[name]["profile"] == "si-ubl"
-    assert sorted(f["id"] for f in _named(reference[name]["findings"])) == ["BII2-T10-R001", "BR-01"]
+    assert sorted(reference_id(f) for f in reference[name]["findings"]) == ["BII2-T10-R001", "BR-01"]
     assert not reports[name].valid
     # Matched (no profile given), it has no spec id: EN 16931 with the note saying so, as any such document.
     auto = Validator(rules_home=Registry().home).validate(NATIONAL / "si-ubl" / name)

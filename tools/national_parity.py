@@ -15,9 +15,6 @@ runs it, by its explicit profile).
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,9 +26,10 @@ sys.path.insert(0, str(REPO))
 from einvoice_validate import Report, Validator  # noqa: E402
 from einvoice_validate.rulesets.prepare import bracketed_id  # noqa: E402
 from einvoice_validate.schematron import RUNTIME_ERROR  # noqa: E402
+from tests.conftest import SHARED  # noqa: E402
 from tests.mutate import mutant_set, write_mutants  # noqa: E402
+from tests.reference import run_reference  # noqa: E402
 
-SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
 FALLBACK = {"ubl-invoice": "en16931-ubl-invoice", "ubl-creditnote": "en16931-ubl-creditnote", "cii": "en16931-cii"}
 
 
@@ -63,14 +61,7 @@ def main() -> int:
     mutants = mutant_set(files, args.count)
     family.update({m.name: family[m.base] for m in mutants})
     paths = files + write_mutants(mutants, REPO / "build" / "national-parity")
-    proc = subprocess.run(
-        ["bash", str(REPO / "tools/run-reference.sh"), *map(str, paths)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "REFERENCE_PLAN": "plan-national.tsv"},
-    )
-    rows = {Path(r["file"]).name: r for r in map(json.loads, proc.stdout.splitlines())}
+    rows = {path.name: row for path, row in run_reference(paths, "plan-national.tsv").items()}
     validator = Validator(engine=args.engine)
     counts: Counter[tuple[str, str, str]] = Counter()
     for path in paths:
