@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint rulesets reference browser strace report-schemas bench bench-server bench-spark wheel-smoke clean
+.PHONY: demo test lint docs dist rulesets reference browser strace report-schemas bench bench-server bench-spark wheel-smoke clean
 
 ## the package and its runtime dependencies only (what `demo` needs); the development toolchain below includes them.
 ## The package's bytecode is written at install, as pip does for a wheel: an editable install leaves it to the first
@@ -78,6 +78,19 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check src tests tools benchmarks
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache  # the layer contracts of pyproject.toml [tool.importlinter]
+
+## the documentation site (docs/, mkdocs.yml) into build/site, every warning an error; its reference tables are
+## written from the code (tools/docs_hooks.py), its examples run by tests/test_docs.py
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+## the release files: the sdist and the wheel in dist/, checked (twine check, the wheel's files), then the wheel in a
+## fresh virtual environment validating the examples (wheel-smoke, on the wheel built here)
+dist: $(VENV)/.installed
+	rm -rf dist
+	$(BIN)/python -m build --sdist --wheel --outdir dist . >/dev/null
+	$(BIN)/python -m twine check --strict dist/*
+	WHEEL=$$(ls dist/einvoice_validate-*.whl) bash tools/wheel-smoke.sh
 
 ## the wheel, installed into a fresh virtual environment outside the repository, validates the examples
 wheel-smoke: $(VENV)/.installed

@@ -12,13 +12,22 @@ trap 'rm -rf "$work"' EXIT
 pip_quiet() {  # pip's output only when it fails
     "$@" > "$work/pip.log" 2>&1 || { cat "$work/pip.log" >&2; exit 1; }
 }
-pip_quiet "$repo/.venv/bin/python" -m pip wheel --no-deps --wheel-dir "$work/dist" "$repo"
-wheel=$(ls "$work"/dist/einvoice_validate-*.whl)
+if [ -n "${WHEEL:-}" ]; then  # `make dist` hands over the wheel it built and checked
+    wheel=$(cd "$(dirname "$WHEEL")" && pwd)/$(basename "$WHEEL")
+else
+    pip_quiet "$repo/.venv/bin/python" -m pip wheel --no-deps --wheel-dir "$work/dist" "$repo"
+    wheel=$(ls "$work"/dist/einvoice_validate-*.whl)
+fi
 "$python" -m zipfile -l "$wheel" > "$work/contents"
 for needed in einvoice_validate/py.typed licenses/LICENSE einvoice_validate/_rulesets/packs/ubl-2.1/2.1/NOTICE \
-    einvoice_validate/_rulesets/profiles.toml; do
+    einvoice_validate/_rulesets/profiles.toml einvoice_validate/_rulesets/messages/ einvoice_validate/cli.py \
+    einvoice_validate/_rulesets/engines.toml 'entry_points.txt'; do
     grep -q "$needed" "$work/contents" || { echo "wheel-smoke: $needed is not in $(basename "$wheel")" >&2; exit 1; }
 done
+# nothing of the checkout but the package: no tests, benchmarks, tools, docs or virtual environment
+if grep -E '^(tests|benchmarks|tools|docs|examples|\.venv|build)/' "$work/contents" >&2; then
+    echo "wheel-smoke: $(basename "$wheel") holds files outside the package (above)" >&2; exit 1
+fi
 
 "$python" -m venv "$work/venv"
 pip_quiet "$work/venv/bin/python" -m pip install --disable-pip-version-check "$wheel"

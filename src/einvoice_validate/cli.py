@@ -45,11 +45,28 @@ from .validator import Validator
 if TYPE_CHECKING:
     from .config import Effective
 
-__all__ = ["expand_paths", "main"]
+__all__ = ["EXIT_CODES", "command_parsers", "expand_paths", "main"]
 
 EXIT_VALID, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
+EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (EXIT_VALID, "every document valid (and accepted, where the profile gives a verdict); a command done"),
+    (
+        EXIT_INVALID,
+        "`validate`, `show`: some document invalid, or valid but rejected (a near-miss specification identifier); "
+        "with a rule selection: some listed finding at or above `--fail-on`",
+    ),
+    (
+        EXIT_ERROR,
+        "a usage error; some document could not be validated; a rule pack missing, damaged or not installed "
+        "(`ruleset.missing`, `ruleset.corrupt`); an install that failed; an extra not installed. The error is one "
+        "line on stderr ending in its code",
+    ),
+    (EXIT_INTERRUPTED, "interrupted (Ctrl-C): `validate` prints the summary of the documents done so far first"),
+    (EXIT_BROKEN_PIPE, "the reader of the output went away (`| head`): stopped quietly, as `cat` does"),
+)
+"""Every exit status of the command line and what it means (the documentation's table is written from this)."""
 HOME_HELP = "rules home (default: $EINVOICE_VALIDATE_HOME or ~/.local/share/einvoice-validate)"
 ACCEPTANCE_ENV = "EINVOICE_VALIDATE_ACCEPTANCE"
 STDIN = "-"
@@ -279,6 +296,22 @@ def _parser() -> argparse.ArgumentParser:
     revoke.add_argument("--keys", type=Path, metavar="FILE", required=True)
     revoke.add_argument("id")
     return parser
+
+
+def command_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    """Every command's parser with its name (``""`` for the program, ``"rulesets install"``, ...), in the order of
+    the help (the documentation's reference is written from these)."""
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+
+    def walk(name: str, parser: argparse.ArgumentParser) -> None:
+        found.append((name, parser))
+        for action in parser._actions:  # argparse has no public way to list subcommands
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(f"{name} {sub_name}".strip(), sub)
+
+    walk("", _parser())
+    return found
 
 
 def _runner_options(parser: argparse.ArgumentParser, timeout_note: str = "") -> None:
