@@ -11,21 +11,25 @@ configuration file by :mod:`.config`, the selection is :mod:`.selection`'s, the 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
 import glob
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, get_args
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO, get_args
 
 from ._extras import SetupError, require, require_dependency
 from ._version import __version__
 from .config import CLI_ORIGIN, DEFAULT_ORIGIN, SETTINGS, ConfigError, command_line_only, resolve
 from .errors import EInvoiceValidateError
-from .findings import Severity
+from .findings import Message, Severity
 from .limits import DEFAULT_LIMITS
 from .messages import catalogue
 from .options import Mode, Options
@@ -35,7 +39,7 @@ from .pool.routing import sniff_syntax
 from .profiles import all_profiles, parse_rules_date
 from .reports import Outcome
 from .reports.output import OutputError, RunOutput, plan_output, view_target
-from .reports.words import LANGS, WORDS, ignored_summary, summary
+from .reports.words import LANGS, WORDS, ignored_summary, summary, verdict
 from .reports.writer import FORMATS
 from .rulesets import Registry
 from .schematron.engines import ENGINE_ENV, ENGINES, STEADY_FROM_DOCUMENTS, engine_for
@@ -91,19 +95,52 @@ MODE_HELP = (
     "isolates a crash of the engine)"
 )
 
+USAGE_CODE = "request.invalid-parameter"
+"""The code a usage error ends in: a mistyped option, subcommand, profile or value (the API's code for a bad
+parameter)."""
+UNREADABLE_CODE = "request.unreadable"
+"""The code of an input that names nothing to read (a pattern matching no file, a folder without invoices)."""
+
 SHOW_USER = "show"  # _needed_packs: a viewer pack is needed by the show command, not by a profile
 PROGRESS_MIN_FILES = 20
 """A progress bar is drawn (on a terminal's stderr only) from this many files on."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the house's error line: the usage of the command that was mistyped, then one line ending in
+    its code, with the closest names for a mistyped option, subcommand or choice."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {_suggest(self, message)} ({USAGE_CODE})\n")
+
+
+_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
+def _suggest(parser: argparse.ArgumentParser, message: str) -> str:
+    """``message`` with "did you mean ...?" for an unknown option or an invalid choice (argparse's own words)."""
+    if found := _CHOICE.search(message):
+        choices = re.findall(r"'([^']*)'", found.group(2))
+        close = difflib.get_close_matches(found.group(1), choices, n=3, cutoff=0.5)
+        return message + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")
+    if message.startswith("unrecognized arguments: "):
+        options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+        hints = []
+        for word in message.removeprefix("unrecognized arguments: ").split():
+            if word.startswith("-"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], options, n=2, cutoff=0.6)
+                hints += [f"{word}: did you mean {' or '.join(close)}?"] if close else []
+        return message + (f" ({'; '.join(hints)})" if hints else "")
+    return message
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="einvoice-validate", description="Validate e-invoices offline with the official rule packs."
-    )
+    parser = _Parser(prog="einvoice-validate", description="Validate e-invoices offline with the official rule packs.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--home", type=Path, help=HOME_HELP)
     # The global options, accepted after the subcommand as well (SUPPRESS: not given there keeps the first)
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--home", type=Path, default=argparse.SUPPRESS, help=HOME_HELP)
     sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)
     settings = _settings_options()
@@ -133,6 +170,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="write the report to this file, or to this folder one report per input and format (a folder: when it "
         "is one, ends with /, or several formats are given)",
+    )
+    val.add_argument(
+        "--force",
+        action="store_true",
+        help="let -o replace existing files (never an input); without it a run refuses to overwrite a file it did not "
+        "write",
     )
     val.add_argument(
         "--statistics",
@@ -188,6 +231,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write to this file, or into this folder (one that exists, or ends with /) as NAME-view.html or .pdf "
         "(default: standard output)",
     )
+    show.add_argument("--force", action="store_true", help="let -o replace an existing file (never the input)")
     show.add_argument("--profile", help="force a profile by name (see `profiles`)")
     show.add_argument("--rules-date", metavar="YYYY-MM-DD", help="the pack versions in force on this day")
     show.add_argument("--engine", choices=ENGINES, help=ENGINE_HELP)
@@ -301,6 +345,11 @@ def _parser() -> argparse.ArgumentParser:
 def command_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
     """Every command's parser with its name (``""`` for the program, ``"rulesets install"``, ...), in the order of
     the help (the documentation's reference is written from these)."""
+    return command_parsers_of(_parser())
+
+
+def command_parsers_of(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    """:func:`command_parsers` of ``parser``."""
     found: list[tuple[str, argparse.ArgumentParser]] = []
 
     def walk(name: str, parser: argparse.ArgumentParser) -> None:
@@ -310,7 +359,7 @@ def command_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
                 for sub_name, sub in action.choices.items():
                     walk(f"{name} {sub_name}".strip(), sub)
 
-    walk("", _parser())
+    walk("", parser)
     return found
 
 
@@ -337,7 +386,9 @@ class _Subparsers:
     def add_parser(
         self, name: str, parents: Sequence[argparse.ArgumentParser] = (), **kwargs: Any
     ) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = self._action.add_parser(name, parents=[self._common, *parents], **kwargs)
+        parser: argparse.ArgumentParser = self._action.add_parser(
+            name, parents=[self._common, *parents], **kwargs
+        )
         return parser
 
 
@@ -350,8 +401,13 @@ def main(
 ) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    try:
-        args = _parser().parse_args(argv)
+    parser = _parser()
+    try:  # argparse writes its help to stdout and its errors to stderr: the streams given here
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args, extras = parser.parse_known_args(argv)
+            if extras:  # said by the subcommand that was given, with its usage and the closest options
+                _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
+            _check_profile(parser, args)
     except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
         return int(exc.code) if isinstance(exc.code, int) else EXIT_ERROR
     try:
@@ -363,6 +419,34 @@ def main(
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
         return EXIT_BROKEN_PIPE
+
+
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` were parsed for (``rulesets install``: that one)."""
+    path = " ".join(p for p in (getattr(args, "command", None), getattr(args, "action", None)) if p)
+    found = dict(command_parsers_of(parser))
+    while path and path not in found:
+        path = path.rsplit(" ", 1)[0] if " " in path else ""
+    return found.get(path, parser)
+
+
+def _check_profile(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A ``--profile`` no profile has: a usage error of the command, with the closest names."""
+    name = getattr(args, "profile", None)
+    if not name:
+        return
+    try:
+        home = Registry(args.home).home
+        names = [p.name for p in all_profiles(home)]
+    except (EInvoiceValidateError, OSError):
+        return  # the run says what is wrong with the rules home
+    if name in names:
+        return
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5) or [n for n in names if n.startswith(name)][:3]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    _command_parser(parser, args).error(
+        f"unknown profile {name!r}{hint} (`einvoice-validate profiles` lists them)"
+    )
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
@@ -393,14 +477,21 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
         print(f"einvoice-validate: {exc}", file=err)
         return EXIT_ERROR
     except (ConfigError, OutputError) as exc:  # a bad configuration file or value, an impossible -o: one line
-        print(f"einvoice-validate: {exc}", file=err)
+        print(f"einvoice-validate: {exc} ({USAGE_CODE})", file=err)
+        return EXIT_ERROR
+    except _NothingToRead as exc:  # a pattern matching no file, folders without invoices
+        print(f"einvoice-validate: {exc} ({UNREADABLE_CODE})", file=err)
         return EXIT_ERROR
     except BrokenPipeError:
         raise
     except OSError as exc:  # an unusable rules home (unreadable, not writable) or output: no traceback
         where = f" ({exc.filename})" if exc.filename else ""
-        print(f"einvoice-validate: {exc.strerror or exc}{where}", file=err)
+        print(f"einvoice-validate: {exc.strerror or exc}{where} ({UNREADABLE_CODE})", file=err)
         return EXIT_ERROR
+
+
+class _NothingToRead(ValueError):
+    """The inputs name no document to validate."""
 
 
 def _settings_options() -> argparse.ArgumentParser:
@@ -452,8 +543,9 @@ def _positive_int(text: str) -> int:
 def expand_paths(arguments: Sequence[str], exclude: Path | None = None) -> list[str]:
     """Files as given; directories: every ``*.xml`` and ``*.pdf`` (ZUGFeRD / Factur-X) below them (recursively,
     any case of the suffix, sorted), but not below ``exclude`` (the ``-o`` folder of the reports); patterns the
-    shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted. A name that is none of these is kept,
-    so that it is reported as unreadable."""
+    shell did not expand (``*``, ``?``, ``[``, ``**``): their matches, sorted (one matching nothing is an error: a
+    quoted pattern, not a missing file). A name that is none of these is kept, so that it is reported as
+    unreadable."""
     found: list[str] = []
     skip = os.path.realpath(exclude) if exclude is not None else None
     for arg in arguments:
@@ -467,7 +559,7 @@ def expand_paths(arguments: Sequence[str], exclude: Path | None = None) -> list[
                 else:
                     found.append(match)
             if not matches:
-                found.append(arg)
+                raise _NothingToRead(f"no file matches the pattern {arg!r}")
         else:
             found.append(arg)
     return found
@@ -509,9 +601,8 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     settings = _settings(args, err)
     files = expand_paths(args.files, exclude=Path(args.output) if args.output else None)
     if not files:
-        print("einvoice-validate: no files to validate (no *.xml or *.pdf in the directories given)", file=err)
-        return EXIT_ERROR
-    plan = plan_output(args.format, args.output, files)
+        raise _NothingToRead("no files to validate (no *.xml or *.pdf in the directories given)")
+    plan = plan_output(args.format, args.output, files, force=args.force)
     sources: list[Source] = list(files)
     if STDIN in files:  # read once, then validated like a file (named "-")
         data = (stdin or sys.stdin.buffer).read()
@@ -539,6 +630,8 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
     selection = settings.selection()
     statistics = Statistics() if args.statistics else None
     worst = EXIT_VALID
+    said: set[str] = set()  # the notes on the rules already said on stderr
+    interrupted = False
     with RunOutput(
         plan,
         None if statistics is not None and plan.path is None else out,
@@ -547,6 +640,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
         quiet=args.quiet,
         errors_only=args.errors_only,
         concise=args.concise,
+        timed=True,
         rules_home=args.home,
         engine=args.engine,
     ) as output:
@@ -556,7 +650,7 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
                 outcome = Outcome(
                     files[result.index],
                     result.report,
-                    result.error,
+                    _pdf_named(files[result.index], result.error),
                     source if isinstance(source, bytes) else None,
                     selection,
                 )
@@ -566,11 +660,14 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
                     worst = max(worst, EXIT_INVALID)
                 if progress is not None and progress.clear_before_output:
                     progress.clear()
+                _say_notes(outcome, said, args.lang, err, progress)
                 output.add(result.index, outcome)
                 if statistics is not None:
                     statistics.add(outcome)
                 if progress is not None:
                     progress.advance()
+        except KeyboardInterrupt:  # Ctrl-C: the summary of what was done, then 130 (the workers are stopped)
+            interrupted = True
         finally:
             if progress is not None:
                 progress.finish()
@@ -583,7 +680,54 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             out.write(statistics.text(args.lang))
     if plan.path is not None:  # the reports are in files: the summary on stderr (the CI log)
         _print_summary(output, plan.path, args.lang, err)
+    if interrupted:  # the summary of the documents done, where the report did not say it (text on stdout does)
+        if plan.path is None and "text" not in plan.formats:
+            print(summary(output.tally, args.lang, timed=True), file=err)
+        print("einvoice-validate: interrupted", file=err)
+        return EXIT_INTERRUPTED
     return worst
+
+
+def _say_notes(outcome: Outcome, said: set[str], lang: str, err: TextIO, progress: Any) -> None:
+    """Each note on the rules (a version in force not installed) once per run, on stderr, when first met."""
+    for note in outcome.notes:
+        if note.message.en in said:
+            continue
+        said.add(note.message.en)
+        if progress is not None:
+            progress.clear()
+        text = note.message.de if lang == "de" else note.message.en
+        print(f"einvoice-validate: {note.severity.value.lower()}: {text} ({note.rule_id})", file=err)
+
+
+@dataclass(frozen=True, slots=True)
+class _NotAPdf:
+    """A file named ``.pdf`` that is neither a PDF nor XML: said so (``document.unreadable``)."""
+
+    code: str
+    detail: str
+    message: Message
+    reason: str = "not-xml"
+
+
+def _pdf_named(name: str, error: Any) -> Any:
+    """``error`` of ``name``, said as "not a PDF" when the name ends in ``.pdf`` and the content has no PDF header
+    (it was then read as XML, which it is not either)."""
+    if error is None or error.code != "document.unreadable" or not name.lower().endswith(".pdf"):
+        return error
+    try:
+        with open(name, "rb") as fh:
+            head = fh.read(1024)
+    except OSError:
+        return error
+    if b"%PDF-" in head:
+        return error
+    en = f"The file is named .pdf but is not a PDF (it has no %PDF- header), nor readable as XML: {error.detail}"
+    de = (
+        "Die Datei heißt .pdf, ist aber kein PDF (ohne Kopfzeile %PDF-) und auch nicht als XML lesbar: "
+        f"{error.message.de}"
+    )
+    return _NotAPdf("document.unreadable", en, Message(en=en, de=de))
 
 
 def _settings(args: argparse.Namespace, err: TextIO) -> Effective:
@@ -613,7 +757,7 @@ def _warn_unknown_patterns(effective: Effective, err: TextIO) -> None:
 
 
 def _print_summary(output: RunOutput, path: Path, lang: str, err: TextIO) -> None:
-    print(f"{summary(output.tally, lang)} -> {path}", file=err)
+    print(f"{summary(output.tally, lang, timed=True)} -> {path}", file=err)
     ignored = ignored_summary(output.tally, lang)
     if ignored is not None:
         print(ignored, file=err)
@@ -665,11 +809,11 @@ def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{rule_id:<24} {text}", file=out)
         return EXIT_VALID
     if family:
-        print(f"einvoice-validate: no rule id the catalogue knows starts with {args.id!r}", file=err)
+        print(f"einvoice-validate: no rule id the catalogue knows starts with {args.id!r} ({USAGE_CODE})", file=err)
     else:
         close = similar_rules(args.id)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint}", file=err)
+        print(f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint} ({USAGE_CODE})", file=err)
     return EXIT_ERROR
 
 
@@ -677,10 +821,13 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     from .render import Renderer  # `show` only: the viewer, lxml.html (35 ms)
 
     if args.format == "pdf" and args.output is None and (_isatty(out) or not hasattr(out, "buffer")):
-        print("einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it)", file=err)
+        print(
+            f"einvoice-validate: show --format pdf writes binary data: give -o FILE (or redirect it) ({USAGE_CODE})",
+            file=err,
+        )
         return EXIT_ERROR
     rules_date = parse_rules_date(args.rules_date) if args.rules_date else None
-    target = view_target(args.output, args.file, args.format) if args.output is not None else None
+    target = view_target(args.output, args.file, args.format, force=args.force) if args.output is not None else None
     source = (stdin or sys.stdin.buffer).read() if args.file == STDIN else args.file
     renderer = Renderer(Validator(rules_home=args.home, engine=args.engine))
     shown = renderer.show(source, lang=args.lang, fmt=args.format, profile=args.profile, rules_date=rules_date)
@@ -693,10 +840,10 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | 
     else:
         out.write(shown.content.decode("utf-8"))
     report, words = shown.report, WORDS[args.lang]
-    verdict = words["valid"] if report.valid else words["invalid"]
+    said = verdict(report.valid, report.accepted, args.lang)  # the words of validate's verdict line
     counts = [sum(1 for f in report.findings if f.severity is s) for s in Severity]
     where = f" -> {target}" if target is not None else ""
-    print(f"{args.file}: {verdict} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
+    print(f"{args.file}: {said} [{report.profile}] {words['counts'].format(*counts)}{where}", file=err)
     return EXIT_VALID if report.valid and report.accepted is not False else EXIT_INVALID
 
 
@@ -860,7 +1007,9 @@ def _install(registry: Registry, args: argparse.Namespace, out: TextIO, err: Tex
             f"downloading the rule packs from upstream into {registry.home} (`rulesets sources` lists the addresses)",
             file=err,
         )
-    bar = _DownloadBar(err) if args.source is None and not user_only and _isatty(err) else None
+    from .progress import Progress  # the one progress bar (documents, or a download's bytes)
+
+    bar = Progress(None, err, unit="bytes") if args.source is None and not user_only and _isatty(err) else None
     corpus = _acceptance_corpus(args)
     accept = None
     if corpus is not None:
@@ -905,40 +1054,6 @@ def _acceptance_corpus(args: argparse.Namespace) -> Path | None:
     return None
 
 
-class _DownloadBar:
-    """One line on a terminal's stderr per download: name, a bar (when the size is known), megabytes."""
-
-    def __init__(self, err: TextIO) -> None:
-        self.err = err
-        self.last = 0.0
-        self.shown = False
-
-    def update(self, name: str, done: int, total: int | None) -> None:
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if now - self.last < 0.1 and not finished:
-            return
-        self.last = now
-        mb = f"{done / 1e6:.1f}" + (f"/{total / 1e6:.1f}" if total else "") + " MB"
-        bar = ""
-        if total:
-            filled = 30 * min(done, total) // total
-            bar = "[" + "#" * filled + "." * (30 - filled) + "] "
-        self.err.write(f"\r\x1b[K{name[:40]:<40} {bar}{mb}")
-        if finished:
-            self.err.write("\n")
-            self.shown = False
-        else:
-            self.shown = True
-        self.err.flush()
-
-    def finish(self) -> None:
-        if self.shown:
-            self.err.write("\n")
-            self.err.flush()
-            self.shown = False
-
-
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     require("server", "serve")  # one line naming the pip install, exit 2 (cli._run); tests/test_server_extra.py
     _require_for(args.engine, [])
@@ -976,12 +1091,12 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
             options=options,
         )
     except ValueError as exc:
-        print(f"einvoice-validate: {exc}", file=err)
+        print(f"einvoice-validate: {exc} ({USAGE_CODE})", file=err)
         return EXIT_ERROR
     try:
         return EXIT_VALID if serve(settings) else EXIT_ERROR
     except NotLoopback as exc:
-        print(f"einvoice-validate: {exc}", file=err)
+        print(f"einvoice-validate: {exc} ({USAGE_CODE})", file=err)
         return EXIT_ERROR
 
 
@@ -1001,7 +1116,7 @@ def _keys(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_VALID
     if revoke_key(args.keys, args.id):
         return EXIT_VALID
-    print(f"einvoice-validate: no key {args.id} in {args.keys}", file=err)
+    print(f"einvoice-validate: no key {args.id} in {args.keys} ({USAGE_CODE})", file=err)
     return EXIT_ERROR
 
 

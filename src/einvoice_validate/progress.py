@@ -1,4 +1,5 @@
-"""The progress bar of a batch on a terminal's stderr: documents done of all, the rate, and the time remaining."""
+"""The one progress bar of the command line, on a terminal's stderr: a batch's documents (done of all, the rate, the
+time remaining) and the rule packs' downloads (a file's megabytes)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import TextIO
 __all__ = ["Progress", "format_eta"]
 
 WINDOW_SECONDS = 20.0
-"""The rate behind the estimate is that of the documents finished in the last this many seconds, so that the
-start (compiling the packs) and a change of pace soon stop weighing on it."""
+"""The rate behind the estimate is that of the steps finished in the last this many seconds, so that the start
+(compiling the packs) and a change of pace soon stop weighing on it."""
 MIN_SECONDS = 1.0
-"""No estimate before this much time has passed and two documents are done (the first ones include compiling)."""
+"""No estimate before this much time has passed and two steps are done (the first ones include compiling)."""
+WIDTH = 30
+REDRAW_SECONDS = 0.1
 
 
 def format_eta(seconds: float) -> str:
@@ -25,17 +28,35 @@ def format_eta(seconds: float) -> str:
 
 
 class Progress:
-    """A one-line bar, redrawn at most ten times a second: ``[####....] 120/1000 documents, 35/s, ETA 0:25``.
+    """A one-line bar, redrawn at most ten times a second.
 
-    ``clock`` is for tests (default :func:`time.monotonic`)."""
+    Documents (:meth:`advance`): ``[####....] 120/1000 documents, 35/s, ETA 0:25``, the time it took once done.
+    Bytes (:meth:`update`, ``unit="bytes"``): ``name [####....] 1.2/3.4 MB`` (without a bar when the size is not
+    known); a new ``name`` starts a new line and a new count.
+
+    Args:
+        total: the steps (documents, or bytes) to do; None when not known.
+        err: the terminal's stream.
+        clear_before_output: erase the bar before the caller writes to the same terminal (:meth:`clear`).
+        unit: ``documents`` or ``bytes``.
+        clock: for tests (default :func:`time.monotonic`).
+    """
 
     def __init__(
-        self, total: int, err: TextIO, *, clear_before_output: bool, clock: Callable[[], float] | None = None
+        self,
+        total: int | None,
+        err: TextIO,
+        *,
+        clear_before_output: bool = False,
+        unit: str = "documents",
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.total = total
         self.err = err
         self.clear_before_output = clear_before_output
+        self.unit = unit
         self._clock = clock or time.monotonic
+        self.label = ""
         self.done = 0
         self.start = self._clock()
         self.last = 0.0
@@ -44,7 +65,7 @@ class Progress:
 
     def eta(self, now: float) -> float | None:
         """Seconds remaining at the recent rate; None while there is too little to go on."""
-        if self.done < 2 or now - self.start < MIN_SECONDS or not self._recent:
+        if self.total is None or self.done < 2 or now - self.start < MIN_SECONDS or not self._recent:
             return None
         span = now - self._recent[0]
         if span <= 0 or len(self._recent) < 2:
@@ -54,33 +75,61 @@ class Progress:
         return (self.total - self.done) * span / count if count else None
 
     def advance(self) -> None:
+        """One more document done."""
         self.done += 1
         now = self._clock()
         self._recent.append(now)
         while self._recent and now - self._recent[0] > WINDOW_SECONDS and len(self._recent) > 2:
             self._recent.popleft()
-        if now - self.last >= 0.1 or self.done == self.total:
-            self.last = now
+        self._draw(now)
+
+    def update(self, label: str, done: int, total: int | None) -> None:
+        """``done`` of ``total`` bytes of ``label`` (a download's callback); a new label starts a new line."""
+        if label != self.label:
+            self.finish()
+            self.label, self.start, self.last = label, self._clock(), 0.0
+        self.done, self.total = done, total
+        self._draw(self._clock())
+
+    @property
+    def finished(self) -> bool:
+        return self.total is not None and self.done >= self.total
+
+    def _draw(self, now: float) -> None:
+        if now - self.last < REDRAW_SECONDS and not self.finished:
+            return
+        self.last = now
+        bar = ""
+        if self.total:
+            filled = WIDTH * min(self.done, self.total) // self.total
+            bar = "[" + "#" * filled + "." * (WIDTH - filled) + "] "
+        if self.unit == "bytes":
+            size = f"{self.done / 1e6:.1f}" + (f"/{self.total / 1e6:.1f}" if self.total else "") + " MB"
+            line = f"{self.label[:40]:<40} {bar}{size}"
+        else:
             rate = self.done / max(now - self.start, 1e-9)
-            width = 30
-            filled = width * self.done // self.total
-            bar = "#" * filled + "." * (width - filled)
             remaining = self.eta(now)
-            if self.done == self.total:
+            if self.finished:
                 tail = f", {format_eta(now - self.start)}"
             else:
                 tail = f", ETA {format_eta(remaining)}" if remaining is not None else ", ETA --:--"
-            self.err.write(f"\r\x1b[K[{bar}] {self.done}/{self.total} documents, {rate:.0f}/s{tail}")
-            self.err.flush()
-            self.shown = True
+            line = f"{bar}{self.done}/{self.total} {self.unit}, {rate:.0f}/s{tail}"
+        self.err.write(f"\r\x1b[K{line}")
+        self.shown = True
+        if self.unit == "bytes" and self.finished:  # a download done keeps its line
+            self.err.write("\n")
+            self.shown = False
+        self.err.flush()
 
     def clear(self) -> None:
+        """Erase the bar (before other output on the same terminal)."""
         if self.shown:
             self.err.write("\r\x1b[K")
             self.err.flush()
             self.shown = False
 
     def finish(self) -> None:
+        """End the bar's line."""
         if self.shown:
             self.err.write("\n")
             self.err.flush()

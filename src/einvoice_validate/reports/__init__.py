@@ -15,13 +15,19 @@ left out (:attr:`Outcome.ignored`); the verdict (``valid``, ``accepted``) stays 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..findings import Finding, Message, Report, Severity
 from ..selection import Ignored, IgnoredTally, Selected, Selection
 
-__all__ = ["DocumentError", "Outcome", "Tally", "grouped", "severity_counts", "values_text"]
+__all__ = ["RUN_NOTES", "DocumentError", "Outcome", "Tally", "grouped", "severity_counts", "values_text"]
+
+RUN_NOTES = frozenset({"rules.version-not-installed"})
+"""Findings about the rules, not the invoice (a version in force that is not installed): a run says each once (on
+stderr and in its summary) instead of on every report, and they never fail it. As an ERROR (a strict caller's
+``version_not_installed``) such a finding is the document's like any other."""
 
 
 class DocumentError(Protocol):
@@ -53,11 +59,21 @@ class Outcome:
             object.__setattr__(self, "selected", self.selection.apply(self.report))
 
     @property
-    def findings(self) -> tuple[Finding, ...]:
-        """The findings to list: those the selection keeps, else all of the report's."""
+    def listed(self) -> tuple[Finding, ...]:
+        """The findings the selection keeps, else all of the report's (the run's notes among them)."""
         if self.selected is not None:
             return self.selected.findings
         return self.report.findings if self.report is not None else ()
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The findings to list: those the selection keeps, else all of the report's, less the run's notes."""
+        return tuple(f for f in self.listed if not _is_note(f))
+
+    @property
+    def notes(self) -> tuple[Finding, ...]:
+        """The notes about the rules this document met (:data:`RUN_NOTES`), as the selection keeps them."""
+        return tuple(f for f in self.listed if _is_note(f))
 
     @property
     def ignored(self) -> tuple[Ignored, ...] | None:
@@ -85,6 +101,10 @@ class Outcome:
         if self.selection is not None:
             return self.selection.fails_on(finding.severity)
         return finding.severity is Severity.ERROR
+
+
+def _is_note(f: Finding) -> bool:
+    return f.rule_id in RUN_NOTES and f.severity is not Severity.ERROR
 
 
 def severity_counts(findings: tuple[Finding, ...] | list[Finding]) -> dict[Severity, int]:
@@ -120,9 +140,20 @@ class Tally:
     not_validated: int = 0
     findings: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
     ignored: IgnoredTally | None = None
+    notes: dict[str, tuple[Finding, int]] = field(default_factory=dict)
+    """The run's notes about the rules (:data:`RUN_NOTES`) by their English text, each with the documents it
+    concerned."""
+    engines: set[str] = field(default_factory=set)
+    """The XSLT engines that ran."""
+    started: float = field(default_factory=time.monotonic)
 
     def add(self, outcome: Outcome) -> None:
         self.files += 1
+        for note in outcome.notes:
+            seen = self.notes.get(note.message.en)
+            self.notes[note.message.en] = (note, seen[1] + 1 if seen else 1)
+        if outcome.report is not None and outcome.report.engine:
+            self.engines.add(outcome.report.engine)
         if outcome.ignored is not None:
             if self.ignored is None:
                 self.ignored = IgnoredTally()

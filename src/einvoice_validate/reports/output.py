@@ -4,7 +4,9 @@ or a folder (one report per input and format, as the KoSIT validator writes them
 In a folder each input ``NAME.xml`` gets ``NAME-report.EXT`` (another suffix stays: ``x.pdf`` gives
 ``x.pdf-report.EXT``; standard input is ``stdin``), below the folder in the input's own folder relative to the
 common folder of all inputs (inputs from one folder: side by side). :data:`EXTENSIONS` gives each format's ending.
-A report never replaces an input: :func:`plan_output` refuses such a run before anything is validated.
+A report never replaces an input, nor any other existing file without ``--force`` (a folder of reports is marked
+as such by :data:`FOLDER_MARK`, so that a run may replace the reports an earlier run wrote there):
+:func:`plan_output` refuses such a run before anything is validated.
 
 ``show -o`` (:func:`view_target`) writes one file, or into a folder ``NAME-view.html`` (``.pdf``), named as the
 reports are; never over its input either.
@@ -35,6 +37,9 @@ EXTENSIONS = {
     "gitlab": ".gitlab.json",
 }
 STDIN = "-"
+FOLDER_MARK = ".einvoice-validate-output"
+"""Written into a folder of per-input reports: its ``NAME-report.EXT`` files are reports a run wrote, which the next
+run into the same folder may replace (any other existing file is replaced only with ``--force``)."""
 
 
 class OutputError(ValueError):
@@ -78,9 +83,13 @@ def _bases(inputs: Sequence[str]) -> tuple[str, ...]:
     return tuple(bases)
 
 
-def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]) -> OutputPlan:
+def plan_output(
+    formats: Sequence[str], given: str | None, inputs: Sequence[str], *, force: bool = False
+) -> OutputPlan:
     """Check the request before the run: the formats, whether ``given`` (``-o``) is a file or a folder (a folder
-    when it is one, ends with ``/`` or several formats are asked for), and that no report would replace an input."""
+    when it is one, ends with ``/`` or several formats are asked for), that no report would replace an input, and
+    that none would replace any other existing file unless ``force`` (``--force``): a report only ever replaces a
+    file this run wrote."""
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise OutputError(f"unknown format {unknown[0]!r}; one of {', '.join(FORMATS)}")
@@ -94,6 +103,8 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
     if not (len(formats) > 1 or output.is_dir() or given.endswith(("/", os.sep))):
         if output.exists() and _key(str(output)) in taken:
             raise OutputError(f"-o {output} is one of the inputs; it is never overwritten")
+        if output.exists() and not force:
+            raise OutputError(_exists(output))
         return OutputPlan(formats, output, False)
     if output.exists() and not output.is_dir():
         raise OutputError(f"-o {output}: several formats (or a trailing /) need a folder, and this is a file")
@@ -103,18 +114,26 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
             target = plan.report_path(i, fmt)
             if target.exists() and _key(str(target)) in taken:
                 raise OutputError(f"the report {target} would replace an input; choose another -o folder")
+            if target.exists() and not force and not (output / FOLDER_MARK).is_file():
+                raise OutputError(_exists(target))
     return plan
 
 
-def view_target(given: str, name: str, fmt: str) -> Path:
+def _exists(path: Path) -> str:
+    return f"{path} exists and this run did not write it; it is never overwritten (--force replaces it)"
+
+
+def view_target(given: str, name: str, fmt: str, *, force: bool = False) -> Path:
     """Where ``show -o`` writes the invoice view of the input ``name`` in ``fmt`` (``html``, ``pdf``): the file
     given, or in a folder (one that exists, or a path ending in ``/``) ``NAME-view.EXT``; refused when that is the
-    input itself."""
+    input itself, or another existing file unless ``force``."""
     target = Path(given)
     if target.is_dir() or given.endswith(("/", os.sep)):
         target = target / f"{report_base(name)}-view.{fmt}"
     if name != STDIN and target.exists() and os.path.exists(name) and _key(str(target)) == _key(name):
         raise OutputError(f"-o {target} is the input; it is never overwritten")
+    if target.exists() and not force:
+        raise OutputError(_exists(target))
     return target
 
 
@@ -145,6 +164,9 @@ class RunOutput:
                 )
             assert plan.path is not None
             plan.path.mkdir(parents=True, exist_ok=True)
+            (plan.path / FOLDER_MARK).write_text(
+                "The *-report.* files of this folder were written by einvoice-validate validate -o.\n", encoding="utf-8"
+            )
         elif plan.path is not None:
             self._file = plan.path.open("w", encoding="utf-8", newline="")
             self._writers = [ReportWriter(plan.formats[0], self._file, **self._options)]
@@ -161,7 +183,7 @@ class RunOutput:
                 target = self.plan.report_path(index, fmt)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with target.open("w", encoding="utf-8", newline="") as fh:
-                    writer = ReportWriter(fmt, fh, **self._options)
+                    writer = ReportWriter(fmt, fh, **{**self._options, "timed": False})  # one document's report
                     writer.add(outcome)
                     writer.close()
 

@@ -96,7 +96,7 @@ class Statistics:
             for a, b, c, d, e in [head, *rows]
         ]
         lines.append("")
-        lines.append(words_summary(self.tally, lang))
+        lines.append(words_summary(self.tally, lang, timed=True))
         ignored = ignored_summary(self.tally, lang)
         if ignored is not None:
             lines.append(ignored)

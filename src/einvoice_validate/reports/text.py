@@ -11,7 +11,7 @@ from typing import TextIO
 
 from ..findings import Finding, Severity
 from . import Outcome, Tally, grouped, severity_counts, values_text
-from .words import WORDS, ignored_groups, ignored_summary, severity_label
+from .words import WORDS, ignored_groups, ignored_summary, severity_label, verdict
 from .words import summary as words_summary
 
 __all__ = ["TextReport", "use_colour"]
@@ -46,6 +46,7 @@ class TextReport:
             document with one is shown in full.
         errors_only: only ERROR findings (warnings and information are counted, not listed).
         concise: the path once per document, short finding lines (see the module docstring).
+        timed: the summary says the notes on the rules, the time, the rate and the engine (a command-line run).
     """
 
     def __init__(
@@ -57,8 +58,10 @@ class TextReport:
         quiet: bool = False,
         errors_only: bool = False,
         concise: bool = False,
+        timed: bool = False,
     ) -> None:
         self.out = out
+        self.timed = timed
         self.lang = lang
         self.words = WORDS[lang]
         self.colour = colour
@@ -86,9 +89,9 @@ class TextReport:
         if self.quiet and report.valid and not outcome.fails and not _flagged(outcome.findings):
             return  # -q hides a document only when it has neither an ERROR nor a WARNING (issue 27)
         counts = severity_counts(outcome.findings)
-        verdict = self._paint("valid", words["valid"]) if report.valid else self._paint("invalid", words["invalid"])
-        if report.accepted is not None:
-            verdict += ", " + (words["accepted"] if report.accepted else words["rejected"])
+        said = verdict(report.valid, report.accepted, self.lang)
+        head, _, tail = said.partition(", ")
+        said = self._paint("valid" if report.valid else "invalid", head) + (f", {tail}" if tail else "")
         tally = words["counts"].format(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO])
         unwrapped = f" ({words['sbdh']})" if report.envelope == "sbdh" else ""
         if report.pdf is not None:
@@ -96,7 +99,7 @@ class TextReport:
         ignored = outcome.ignored
         if ignored:
             tally += ", " + words["ignored-count"].format(sum(i.count for i in ignored))
-        print(f"{name}: {verdict} [{report.profile}]{unwrapped} {tally}", file=self.out)
+        print(f"{name}: {said} [{report.profile}]{unwrapped} {tally}", file=self.out)
         self.printed = True
         listed = [f for f in outcome.findings if not (self.errors_only and f.severity is not Severity.ERROR)]
         if self.concise:
@@ -134,7 +137,7 @@ class TextReport:
         return f"{where}: {severity} {f.rule_id} {text}{self._paint('dim', place + ' [' + f.source + ']')}"
 
     def close(self) -> None:
-        summary = words_summary(self.tally, self.lang)
+        summary = words_summary(self.tally, self.lang, timed=self.timed)
         print(("\n" if self.printed else "") + summary, file=self.out)
         ignored = ignored_summary(self.tally, self.lang)
         if ignored is not None:

@@ -7,6 +7,7 @@ tree, in :mod:`einvoice_validate._error_texts`. Both are named here too, with th
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 from .._error_texts import detail_in, error_message, sentence
@@ -25,11 +26,44 @@ __all__ = [
     "sentence",
     "severity_label",
     "summary",
+    "verdict",
 ]
 
+_RUN = {
+    "en": "{seconds} s, {rate}/s, engine {engines}",
+    "de": "{seconds} s, {rate}/s, Engine {engines}",
+}
+_NOTES = {"en": "{count} note(s) on the rules: {ids}", "de": "{count} Hinweis(e) zu den Regeln: {ids}"}
 
-def summary(tally: Tally, lang: str) -> str:
-    """The closing line: files, valid, invalid, not validated, findings by severity."""
+
+def verdict(valid: bool, accepted: bool | None, lang: str) -> str:
+    """``valid``, ``INVALID``, with KoSIT's verdict where the profile gives one: ``INVALID, rejected``."""
+    words = WORDS[lang]
+    text = words["valid"] if valid else words["invalid"]
+    if accepted is not None:
+        text += ", " + (words["accepted"] if accepted else words["rejected"])
+    return text
+
+
+def summary(tally: Tally, lang: str, *, timed: bool = False, now: float | None = None) -> str:
+    """The closing line: files, valid, invalid, not validated, findings by severity; ``timed`` (a run of the
+    command line): the notes on the rules, the time, the rate and the engine too."""
+    line = _counts(tally, lang)
+    if timed:
+        if tally.notes:
+            ids = ", ".join(sorted({f.rule_id for f, _ in tally.notes.values()}))
+            line += "; " + _NOTES[lang].format(count=len(tally.notes), ids=ids)
+        seconds = max((now if now is not None else time.monotonic()) - tally.started, 1e-9)
+        decimal = (lambda x: x.replace(".", ",")) if lang == "de" else (lambda x: x)
+        line += "; " + _RUN[lang].format(
+            seconds=decimal(f"{seconds:.1f}"),
+            rate=decimal(f"{tally.files / seconds:.1f}"),
+            engines=", ".join(sorted(tally.engines)) or "-",
+        )
+    return line
+
+
+def _counts(tally: Tally, lang: str) -> str:
     return WORDS[lang]["summary"].format(
         files=tally.files,
         valid=tally.valid,

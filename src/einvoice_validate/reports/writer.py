@@ -30,7 +30,7 @@ class ReportWriter:
         fmt: one of :data:`FORMATS`.
         lang: ``en`` or ``de`` (text and html).
         timings: json/jsonl rows carry ``timingsMs``.
-        quiet, errors_only, concise: see :class:`~.text.TextReport`.
+        quiet, errors_only, concise, timed: see :class:`~.text.TextReport`.
         rules_home, engine: html: where the viewer pack is and which engine runs it (the invoice view, ``show``).
         invoice_view: html: the invoice views to use (shared by the writers of a run); default: made here.
     """
@@ -45,6 +45,7 @@ class ReportWriter:
         quiet: bool = False,
         errors_only: bool = False,
         concise: bool = False,
+        timed: bool = False,
         rules_home: Path | None = None,
         engine: EngineName | None = None,
         invoice_view: InvoiceView | None = None,
@@ -63,7 +64,9 @@ class ReportWriter:
         self._kept: list[Outcome] = []
         self._tally = Tally()
         self._text = (
-            TextReport(out, lang, colour=use_colour(out), quiet=quiet, errors_only=errors_only, concise=concise)
+            TextReport(
+                out, lang, colour=use_colour(out), quiet=quiet, errors_only=errors_only, concise=concise, timed=timed
+            )
             if fmt == "text"
             else None
         )
