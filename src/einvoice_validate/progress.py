@@ -59,7 +59,7 @@ class Progress:
         self.label = ""
         self.done = 0
         self.start = self._clock()
-        self.last = 0.0
+        self.last = float("-inf")
         self.shown = False
         self._recent: deque[float] = deque()
 
@@ -87,7 +87,7 @@ class Progress:
         """``done`` of ``total`` bytes of ``label`` (a download's callback); a new label starts a new line."""
         if label != self.label:
             self.finish()
-            self.label, self.start, self.last = label, self._clock(), 0.0
+            self.label, self.start, self.last = label, self._clock(), float("-inf")
         self.done, self.total = done, total
         self._draw(self._clock())
 
