@@ -99,7 +99,7 @@ wheel-smoke: $(VENV)/.installed
 ## every target of issue 21 in one run (ratios against the reference, both warm), then the per-stage micro benchmarks
 bench: $(VENV)/.installed rulesets reference
 	command -v wrk >/dev/null 2>&1 || (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
-	$(BIN)/python benchmarks/targets.py
+	$(BIN)/python benchmarks/targets.py --page docs/reference/benchmarks.md  # the site's figures page
 	$(BIN)/python -m pytest benchmarks --benchmark-enable
 
 ## our server against the reference daemon (wrk from Debian, installed here if missing)

@@ -23,8 +23,9 @@ the next; blocks a few seconds apart see the same machine, where fresh processes
 
 Usage: python benchmarks/targets.py [--warmup 200] [--block 3] [--rounds 15] [--workers 2]
        [--engines saxon-java:threads,saxonc:processes] [--plan auto|FILE] [--runs 3] [--server-duration 30]
-       [--server-warmup 60] [--no-server]
-       (--runs: fresh processes per side for the fresh-process figure, median)
+       [--server-warmup 60] [--no-server] [--page docs/reference/benchmarks.md]
+       (--runs: fresh processes per side for the fresh-process figure, median; --page: also write the figures as
+       the documentation's Markdown page, with the date, the machine and the command)
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def main() -> int:
     parser.add_argument("--engines", default="saxon-java:threads,saxonc:processes", help="ENGINE:MODE,... measured")
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per side for the fresh-process figure")
     parser.add_argument("--no-server", action="store_true", help="skip the server measurements")
+    parser.add_argument("--page", metavar="FILE", help="also write the figures as a Markdown page (make bench)")
     server.add_arguments(parser, prefix="server-")
     args = parser.parse_args()
     subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
@@ -153,7 +155,40 @@ def main() -> int:
     print(f"{'target':<46}{'ours':>9} {'':<6}{'reference':>9} {'':<6}{'ratio':>7}  {'wanted':<22}")
     for row in rows:
         print(row)
+    if args.page:
+        write_page(args.page, rows, n, str(plan), " ".join(["benchmarks/targets.py", *sys.argv[1:]]))
     return 0
+
+
+def write_page(path: str, rows: list[Row], cores: int, plan: str, command: str) -> None:
+    """The documentation's figures page from this run (``make bench``): replaced as a whole, never edited by hand."""
+    import datetime
+    import platform
+
+    from einvoice_validate import __version__
+
+    lines = [
+        "# Benchmark figures",
+        "",
+        "Written by `make bench` from one run; ratios against the Java reference validator measured in the same run,",
+        "both sides warm. On another machine the figures differ: compare the ratios, and run it yourself.",
+        "",
+        f"- date: {datetime.date.today().isoformat()}",
+        f"- einvoice-validate {__version__}, Python {platform.python_version()}, {platform.machine()}, {cores} cores "
+        f"(load average {os.getloadavg()[0]:.1f} at the end)",
+        f"- the reference's plan: `{os.path.basename(plan)}`; {len(CASES)} XRechnung business cases",
+        f"- command: `{command}`",
+        "",
+        "| target | ours | reference | ratio | wanted | |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for row in rows:
+        ref = f"{row.reference:.2f} {row.unit}" if row.reference is not None else ""
+        ratio = f"{row.ratio:.2f} x" if row.ratio is not None else ""
+        verdict = "met" if row.met else "**not met**"
+        lines.append(f"| {row.what} | {row.ours:.2f} {row.unit} | {ref} | {ratio} | {row.wanted} | {verdict} |")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
 
 
 def _report(cores: int, result: dict[str, object]) -> None:

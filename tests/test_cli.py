@@ -181,7 +181,9 @@ def test_glob_the_shell_did_not_expand(registry: Registry, tmp_path: Path) -> No
     assert [Path(r["file"]).name for r in rows] == ["a.xml", "c.xml"]
     code, out, err = run(["validate", "--format", "jsonl", str(root / "nothing-*.xml")], registry.home)
     assert code == 2 and out == ""  # a quoted pattern matching nothing says so (not "file not found")
-    assert err == f"einvoice-validate: no file matches the pattern {str(root / 'nothing-*.xml')!r} (request.unreadable)\n"
+    assert (
+        err == f"einvoice-validate: no file matches the pattern {str(root / 'nothing-*.xml')!r} (request.unreadable)\n"
+    )
 
 
 def test_empty_directory_is_a_usage_error(registry: Registry, tmp_path: Path) -> None:

@@ -101,9 +101,7 @@ def test_ignoring_the_note_silences_it(registry: Registry) -> None:
         (["validate", "--fail-on", "warnings", "x.xml"], "did you mean 'warning'?"),
     ],
 )
-def test_a_typo_gets_a_suggestion_the_usage_and_a_code(
-    registry: Registry, args: list[str], said: str
-) -> None:
+def test_a_typo_gets_a_suggestion_the_usage_and_a_code(registry: Registry, args: list[str], said: str) -> None:
     code, out, err = run(args, registry.home)
     assert code == 2 and out == ""
     command = " ".join(a for a in args[:2] if not a.startswith("-") and a in ("validate", "show", "rulesets"))

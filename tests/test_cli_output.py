@@ -67,7 +67,8 @@ def test_a_report_never_replaces_an_input(registry: Registry, tmp_path: Path) ->
     before = invoice.read_bytes()
     code, out, err = run(["validate", "-o", str(invoice), str(invoice)], registry.home)
     assert code == 2 and out == ""
-    assert err == f"einvoice-validate: -o {invoice} is one of the inputs; it is never overwritten (request.invalid-parameter)\n"
+    said = f"-o {invoice} is one of the inputs; it is never overwritten (request.invalid-parameter)"
+    assert err == f"einvoice-validate: {said}\n"
     lookalike = tmp_path / "invoice-report.junit.xml"  # an input named like invoice.xml's junit report
     lookalike.write_bytes(BROKEN.read_bytes())
     args = ["validate", "--format", "junit", "-o", f"{tmp_path}/", str(invoice), str(lookalike)]
@@ -112,7 +113,11 @@ def test_html_and_show_into_a_folder_with_the_invoice_view(registry: Registry, t
     invoice = tmp_path / "invoice.xml"
     invoice.write_bytes(GOOD.read_bytes())
     code, _, err = run_cli(["show", str(invoice), "-o", str(invoice)], registry.home)
-    assert code == 2 and err == f"einvoice-validate: -o {invoice} is the input; it is never overwritten (request.invalid-parameter)\n"
+    assert (
+        code == 2
+        and err
+        == f"einvoice-validate: -o {invoice} is the input; it is never overwritten (request.invalid-parameter)\n"
+    )
     assert invoice.read_bytes() == GOOD.read_bytes()
 
 

@@ -55,10 +55,8 @@ def error_codes() -> str:
     text = _table(("code", "HTTP status", "reasons", "meaning", "Bedeutung"), rows)
     operators = [(f"`{c}`", message_for_code(c).en, message_for_code(c).de) for c in sorted(RULESET_CODES)]
     return (
-        text
-        + "\n\nThe operator's codes (`RulesetError`: the installation cannot validate; a server answers them as "
-        "`500 server.error` and logs the code):\n\n"
-        + _table(("code", "meaning", "Bedeutung"), operators)
+        text + "\n\nThe operator's codes (`RulesetError`: the installation cannot validate; a server answers them as "
+        "`500 server.error` and logs the code):\n\n" + _table(("code", "meaning", "Bedeutung"), operators)
     )
 
 
@@ -114,8 +112,15 @@ def profiles() -> str:
         if p.configuration:
             packs.append(f"edition of `{p.configuration}`")
         packs += [f"`{s}`" for s in p.schematron]
-        rows.append((i, f"`{p.name}`", p.root, f"{match} {ids}".strip() + (f" ({', '.join(extra)})" if extra else ""),
-                     ", ".join(packs)))
+        rows.append(
+            (
+                i,
+                f"`{p.name}`",
+                p.root,
+                f"{match} {ids}".strip() + (f" ({', '.join(extra)})" if extra else ""),
+                ", ".join(packs),
+            )
+        )
     return _table(("#", "profile", "root", "BT-24 (specification identifier)", "packs"), rows)
 
 

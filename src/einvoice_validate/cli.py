@@ -18,7 +18,6 @@ import json
 import os
 import re
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -386,9 +385,7 @@ class _Subparsers:
     def add_parser(
         self, name: str, parents: Sequence[argparse.ArgumentParser] = (), **kwargs: Any
     ) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = self._action.add_parser(
-            name, parents=[self._common, *parents], **kwargs
-        )
+        parser: argparse.ArgumentParser = self._action.add_parser(name, parents=[self._common, *parents], **kwargs)
         return parser
 
 
@@ -444,9 +441,7 @@ def _check_profile(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         return
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5) or [n for n in names if n.startswith(name)][:3]
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    _command_parser(parser, args).error(
-        f"unknown profile {name!r}{hint} (`einvoice-validate profiles` lists them)"
-    )
+    _command_parser(parser, args).error(f"unknown profile {name!r}{hint} (`einvoice-validate profiles` lists them)")
 
 
 def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | None) -> int:
@@ -813,7 +808,10 @@ def _rule(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         close = similar_rules(args.id)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint} ({USAGE_CODE})", file=err)
+        print(
+            f"einvoice-validate: no rule {args.id} in the catalogue or the installed packs{hint} ({USAGE_CODE})",
+            file=err,
+        )
     return EXIT_ERROR
 
 

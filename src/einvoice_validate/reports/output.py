@@ -83,9 +83,7 @@ def _bases(inputs: Sequence[str]) -> tuple[str, ...]:
     return tuple(bases)
 
 
-def plan_output(
-    formats: Sequence[str], given: str | None, inputs: Sequence[str], *, force: bool = False
-) -> OutputPlan:
+def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str], *, force: bool = False) -> OutputPlan:
     """Check the request before the run: the formats, whether ``given`` (``-o``) is a file or a folder (a folder
     when it is one, ends with ``/`` or several formats are asked for), that no report would replace an input, and
     that none would replace any other existing file unless ``force`` (``--force``): a report only ever replaces a

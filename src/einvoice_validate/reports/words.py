@@ -54,10 +54,10 @@ def summary(tally: Tally, lang: str, *, timed: bool = False, now: float | None =
             ids = ", ".join(sorted({f.rule_id for f, _ in tally.notes.values()}))
             line += "; " + _NOTES[lang].format(count=len(tally.notes), ids=ids)
         seconds = max((now if now is not None else time.monotonic()) - tally.started, 1e-9)
-        decimal = (lambda x: x.replace(".", ",")) if lang == "de" else (lambda x: x)
+        comma = "," if lang == "de" else "."
         line += "; " + _RUN[lang].format(
-            seconds=decimal(f"{seconds:.1f}"),
-            rate=decimal(f"{tally.files / seconds:.1f}"),
+            seconds=f"{seconds:.1f}".replace(".", comma),
+            rate=f"{tally.files / seconds:.1f}".replace(".", comma),
             engines=", ".join(sorted(tally.engines)) or "-",
         )
     return line
