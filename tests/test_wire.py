@@ -12,6 +12,7 @@ import pytest
 from einvoice_validate import Finding, InputError, Report, RulesetError, Severity
 from einvoice_validate.errors import ERROR_CODES, REASONS, RULESET_CODES, PoolBusy, ProfileError, WorkerDied
 from einvoice_validate.findings import Message
+from einvoice_validate.syntaxes import bundled
 from einvoice_validate.wire import (
     FINDING_EXTRA_MEMBERS,
     PROBLEM_MEMBERS,
@@ -53,6 +54,9 @@ def test_every_library_code_is_an_api_code_and_has_reasons() -> None:
     assert status_of("document.unreadable") == 422 and status_of("document.unsupported-type") == 415
 
 
+DATA = "<from data>"
+
+
 def _raise_sites() -> list[tuple[str, str, str | None]]:
     """(file, code, reason) of every ``XxxError("code", ..., reason=...)`` call in the package's source."""
     found = []
@@ -65,7 +69,8 @@ def _raise_sites() -> list[tuple[str, str, str | None]]:
             if not node.args or not isinstance(node.args[0], ast.Constant):
                 continue
             reason = next((k.value for k in node.keywords if k.arg == "reason"), None)
-            reason_text = reason.value if isinstance(reason, ast.Constant) else None
+            # a reason read from data (a refused root's, rulesets/syntaxes/): checked below against REASONS
+            reason_text = reason.value if isinstance(reason, ast.Constant) else None if reason is None else DATA
             found.append((f"{path.name}:{node.lineno}", node.args[0].value, reason_text))
     return found
 
@@ -77,9 +82,14 @@ def test_every_raise_site_uses_a_code_of_the_vocabulary_with_a_known_reason() ->
         if code in RULESET_CODES:
             continue
         assert code in ERROR_CODES, where
-        assert reason is None or reason in REASONS[code], (where, code, reason)
+        assert reason in (None, DATA) or reason in REASONS[code], (where, code, reason)
         if where.startswith(("parse.py", "profiles.py")):  # the input checks name their case, always
             assert reason is not None, where
+
+
+def test_refused_roots_have_reasons_of_the_vocabulary() -> None:
+    refused = bundled().refused.values()
+    assert refused and all(r.reason in REASONS["document.unsupported-type"] for r in refused)
 
 
 def test_readme_table_is_the_modules() -> None:

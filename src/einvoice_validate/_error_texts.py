@@ -111,10 +111,11 @@ _DETAILS_DE: tuple[tuple[str, Callable[[re.Match[str]], str]], ...] = tuple(
             lambda m: f"ein Attributwert ist länger als {m['n']} Zeichen",
         ),
         (
-            r"the root element(?P<inside> inside the StandardBusinessDocument)? is (?P<q>\S+); expected .*",
+            r"the root element(?P<inside> inside the StandardBusinessDocument)? is (?P<q>\S+); expected one of: "
+            r"(?P<types>.*)",
             lambda m: (
                 f"das Wurzelelement{' im StandardBusinessDocument' if m['inside'] else ''} ist {m['q']}; "
-                "erwartet wird eine UBL-2.1-Invoice oder -CreditNote oder eine UN/CEFACT-CrossIndustryInvoice"
+                f"erwartet wird eines von: {m['types']}"
             ),
         ),
         (

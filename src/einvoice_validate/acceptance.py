@@ -25,7 +25,6 @@ from pathlib import Path
 from ._version import __version__
 from .errors import EInvoiceValidateError, RulesetError
 from .findings import Report
-from .parse import load
 from .profiles import select_profile
 from .rulesets.manifest import Acceptance
 from .rulesets.prepare import PREPARED_INDEX
@@ -175,7 +174,7 @@ class AcceptanceRunner:
         left_out = 0
         for path in documents:
             try:
-                document = load(path, validator.limits)
+                document = validator.load(path)
                 forced = acceptance.profiles.get(document.document_type)
                 profile = select_profile(document, validator.profiles, forced)
                 if pack.key not in profile.candidate_keys(self.registry.manifests):

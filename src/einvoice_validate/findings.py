@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .syntaxes import bundled_names, check_report_names
+
 __all__ = [
     "Finding",
     "Flag",
@@ -138,8 +140,15 @@ class Report(_Model):
     """The outcome of validating one document. ``valid`` is False as soon as one finding is an ERROR."""
 
     profile: str
-    syntax: Literal["ubl", "cii"]
-    document_type: Literal["ubl-invoice", "ubl-creditnote", "cii"] = Field(alias="documentType")
+    syntax: str = Field(
+        description="The document's syntax (rulesets/syntaxes/: the bundled ones, or a rules home's own)",
+        json_schema_extra=lambda schema: schema.update(examples=list(bundled_names())),
+    )
+    document_type: str = Field(
+        alias="documentType",
+        description="The document type its root element declares (one per root, unique across syntaxes)",
+        json_schema_extra=lambda schema: schema.update(examples=[t for ts in bundled_names().values() for t in ts]),
+    )
     spec_id: str | None = Field(alias="specId")
     envelope: Literal["sbdh", "pdf"] | None = Field(
         default=None,
@@ -167,6 +176,11 @@ class Report(_Model):
         "Java); the findings are the same on both"
     )
     timings_ms: dict[str, float] = Field(alias="timingsMs", description="Wall time per stage in milliseconds")
+
+    @model_validator(mode="after")
+    def _known_syntax(self) -> Report:
+        check_report_names(self.syntax, self.document_type)
+        return self
 
     @model_validator(mode="after")
     def _valid_matches_findings(self) -> Report:

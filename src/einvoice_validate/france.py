@@ -61,6 +61,7 @@ _NS = {
     "ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100",
 }
 # Children of the root only (plus the parties' fixed paths): a few element lookups, whatever the document's size.
+# Keyed by syntax name: the syntaxes the BR-FR invoice rules are written for (a document of any other carries none).
 _BT23 = {
     "ubl": "cbc:ProfileID",
     "cii": "rsm:ExchangedDocumentContext/ram:BusinessProcessSpecifiedDocumentContextParameter/ram:ID",
@@ -95,12 +96,13 @@ def french_markers(document: Document) -> tuple[str, ...]:
             found.append(f"BT-24 '{spec}' names EXTENDED-CTC-FR")
             break
     root = document.tree.getroot()
-    for element in child_path(root, _BT23_PATH[document.syntax]):
+    bt23 = _BT23_PATH.get(document.syntax)
+    for element in child_path(root, bt23) if bt23 is not None else ():
         code = (element.text or "").strip()
         if code in BILLING_FRAMEWORKS:
             found.append(f"BT-23 '{code}' is a French billing framework (BR-FR-08)")
             break
-    for term, path in _ADDRESS_PATHS[document.syntax]:
+    for term, path in _ADDRESS_PATHS.get(document.syntax, ()):
         if any((e.get("schemeID") or "").strip() == CTC_ADDRESS_SCHEME for e in child_path(root, path)):
             found.append(f"{term} is a French CTC electronic address (scheme {CTC_ADDRESS_SCHEME})")
     return tuple(found)

@@ -5,39 +5,26 @@ skeleton: CEN, CIUS-RO), ``/Q{urn:…}Invoice[1]/…`` (XSLT 3 ``path()``: XRech
 ``/ubl:Invoice/cbc:IssueDate`` (libxml2, with the document's own prefixes). :class:`Locator` parses each spelling
 with a small step parser (cached per string, no XPath compiled) and walks the lxml tree step by step, so every
 finding gets the element's line and one readable path: the root element by its local name, every other element
-with the conventional UBL/CII prefix (``/Invoice/cac:AccountingSupplierParty/cac:Party[2]/cbc:EndpointID/@schemeID``;
-an index only where the element has same-named siblings). A location that is not a path (CIUS-RO's stylesheet
+with the conventional prefix its syntax declares (``rulesets/syntaxes/``;
+``/Invoice/cac:AccountingSupplierParty/cac:Party[2]/cbc:EndpointID/@schemeID``; an index only where the element has
+same-named siblings). A location that is not a path (CIUS-RO's stylesheet
 gives attribute values such as ``0088x``) resolves to no path at all, never to a made-up one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from lxml import etree
 
+from .syntaxes import bundled
 from .xpath_text import split_outside
 
-__all__ = ["PREFIXES", "Locator", "Place", "parse_location", "readable_path"]
+__all__ = ["Locator", "Place", "parse_location", "readable_path"]
 
-PREFIXES: dict[str, str] = {
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2": "cac",
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2": "cbc",
-    "urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2": "ext",
-    "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2": "ubl",
-    "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2": "cn",
-    "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100": "rsm",
-    "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100": "ram",
-    "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100": "udt",
-    "urn:un:unece:uncefact:data:standard:QualifiedDataType:100": "qdt",
-    "http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader": "sh",
-    "http://www.w3.org/2000/09/xmldsig#": "ds",
-}
-"""The conventional prefix of each namespace the readable paths use (those of the UBL and CII specifications)."""
-
-_NAMESPACES = {prefix: uri for uri, prefix in PREFIXES.items()}
 _ANY = "*"  # a name test matching any namespace (or any element when the local name is also "*")
 
 # One step: an optional "@", a name test (Q{uri}local, *:local, prefix:local, local, *, text(), node()), then
@@ -82,7 +69,7 @@ def parse_location(location: str, prefixes: tuple[tuple[str, str], ...] = ()) ->
     """The steps of a location path, or None when it is not one (``0088x``, ``eur``, a relative path).
 
     ``prefixes`` map the location's own prefixes (libxml2 writes the document's); unknown ones fall back to the
-    conventional :data:`PREFIXES`, then to any namespace."""
+    conventional prefixes of the bundled syntaxes (``rulesets/syntaxes/``), then to any namespace."""
     location = location.strip()
     if not location.startswith("/") or location.startswith("//"):
         return None
@@ -102,7 +89,8 @@ def parse_location(location: str, prefixes: tuple[tuple[str, str], ...] = ()) ->
             namespace, local = m["uri"] or None, m["qlocal"]
         elif m["plocal"] is not None:
             prefix = m["prefix"]
-            namespace = _ANY if prefix == "*" else own.get(prefix) or _NAMESPACES.get(prefix, _ANY)
+            # a prefix two syntaxes share (bundled().namespaces leaves it out) resolves by local name
+            namespace = _ANY if prefix == "*" else own.get(prefix) or bundled().namespaces.get(prefix, _ANY)
             local = m["plocal"]
         else:
             local = m["local"]
@@ -127,10 +115,10 @@ def parse_location(location: str, prefixes: tuple[tuple[str, str], ...] = ()) ->
     return tuple(steps)
 
 
-def _name(namespace: str | None, local: str, root: bool) -> str:
+def _name(namespace: str | None, local: str, root: bool, conventional: Mapping[str, str]) -> str:
     if root or not namespace or namespace == _ANY:
         return local
-    prefix = PREFIXES.get(namespace)
+    prefix = conventional.get(namespace)
     return f"{prefix}:{local}" if prefix else f"Q{{{namespace}}}{local}"
 
 
@@ -145,11 +133,18 @@ def _tag(step: _Step) -> str | None:
 class Locator:
     """Resolves locations on one parsed document; each distinct location is resolved once."""
 
-    def __init__(self, root: etree._Element, prefixes: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        root: etree._Element,
+        prefixes: dict[str, str] | None = None,
+        conventional: Mapping[str, str] | None = None,
+    ) -> None:
         """``prefixes``: the document's prefixes the locations may use (default: those declared on the root, read
-        when the first location is resolved: most documents need none)."""
+        when the first location is resolved: most documents need none). ``conventional``: namespace -> the prefix
+        readable paths write (default: the bundled syntaxes'; a rules home with syntaxes of its own passes theirs)."""
         self._root = root
         self._given = prefixes
+        self._conventional = conventional if conventional is not None else bundled().prefixes
         self._prefixes: tuple[tuple[str, str], ...] | None = None
         self._cache: dict[str, Place] = {}
 
@@ -173,7 +168,7 @@ class Locator:
         element: etree._Element | None = None
         for n, step in enumerate(steps):
             if step.attribute:
-                parts.append("@" + _name(step.namespace, step.local, root=True))
+                parts.append("@" + _name(step.namespace, step.local, True, self._conventional))
                 continue
             if step.local.endswith("()"):
                 parts.append(step.local)
@@ -192,7 +187,7 @@ class Locator:
             parent, element = element, found
             if found is not None:
                 q = etree.QName(found)
-                name = _name(q.namespace, q.localname, root=n == 0)
+                name = _name(q.namespace, q.localname, n == 0, self._conventional)
                 position, count = (step.index or 1), len(candidates)
                 if parent is not None and (step.local == "*" or step.namespace == _ANY):
                     # a wildcard step counts other names too: the readable index is among same-named siblings
@@ -200,7 +195,7 @@ class Locator:
                     position, count = same.index(found) + 1, len(same)
                 parts.append(f"{name}[{position}]" if count > 1 else name)
             else:
-                name = _name(step.namespace, step.local, root=n == 0)
+                name = _name(step.namespace, step.local, n == 0, self._conventional)
                 parts.append(f"{name}[{step.index}]" if step.index and step.index > 1 else name)
         line = element.sourceline if element is not None else None
         return Place("/" + "/".join(parts), line if isinstance(line, int) else None)
@@ -215,14 +210,16 @@ def _matches(element: etree._Element, step: _Step) -> bool:
     return step.namespace == _ANY or (q.namespace or None) == step.namespace
 
 
-def readable_path(element: etree._Element) -> str:
-    """The readable path of an element of a parsed document (the same style as :meth:`Locator.place`)."""
+def readable_path(element: etree._Element, conventional: Mapping[str, str] | None = None) -> str:
+    """The readable path of an element of a parsed document (the same style as :meth:`Locator.place`; the
+    ``conventional`` prefixes as there)."""
+    conventional = conventional if conventional is not None else bundled().prefixes
     parts: list[str] = []
     node: etree._Element | None = element
     while node is not None:
         parent = node.getparent()
         q = etree.QName(node)
-        name = _name(q.namespace, q.localname, root=parent is None)
+        name = _name(q.namespace, q.localname, parent is None, conventional)
         if parent is not None:
             same = [c for c in parent.iterchildren(node.tag)]
             if len(same) > 1:

@@ -24,54 +24,35 @@ from .envelopes import is_pdf
 from .envelopes.sbdh import SBDH_NS, detach, is_sbdh, unwrap_sbdh
 from .errors import InputError
 from .limits import DEFAULT_LIMITS, Limits
+from .syntaxes import DocumentKind, Syntaxes, bundled
 
 if TYPE_CHECKING:
     from .findings import PdfEnvelope
 
 __all__ = [
-    "CII_NS",
     "SBDH_NS",
-    "UBL_CN_NS",
-    "UBL_INVOICE_NS",
     "Document",
-    "DocumentType",
     "Envelope",
     "Source",
     "child_path",
     "load",
     "read_source",
+    "spec_ids_of",
 ]
 
-UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
-UBL_CN_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"
-CII_NS = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
-_ZUGFERD_1_ROOT = "{urn:ferd:CrossIndustryDocument:invoice:1p0}CrossIndustryDocument"
 _XINCLUDE_NAMESPACES = ("http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude")
-_CBC = "{urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2}"
-_RAM = "{urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100}"
 
-DocumentType = Literal["ubl-invoice", "ubl-creditnote", "cii"]
 Envelope = Literal["sbdh", "pdf"]
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", BinaryIO]
-
-_ROOTS: dict[str, DocumentType] = {
-    f"{{{UBL_INVOICE_NS}}}Invoice": "ubl-invoice",
-    f"{{{UBL_CN_NS}}}CreditNote": "ubl-creditnote",
-    f"{{{CII_NS}}}CrossIndustryInvoice": "cii",
-}
-_SPEC_ID_PATH: dict[str, tuple[str, ...]] = {  # the steps of the path to BT-24 (lxml's C iteration, not ElementPath)
-    "ubl-invoice": (f"{_CBC}CustomizationID",),
-    "ubl-creditnote": (f"{_CBC}CustomizationID",),
-    "cii": (f"{{{CII_NS}}}ExchangedDocumentContext", f"{_RAM}GuidelineSpecifiedDocumentContextParameter", f"{_RAM}ID"),
-}
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A parsed, classified invoice. ``text`` is the form handed to Saxon (no DOCTYPE, already checked)."""
+    """A parsed, classified invoice. ``text`` is the form handed to Saxon (no DOCTYPE, already checked). Its
+    document type and syntax are those its root declares (``kind``, from :mod:`.syntaxes`)."""
 
     tree: etree._ElementTree
-    document_type: DocumentType
+    kind: DocumentKind
     spec_ids: tuple[str, ...]
     name: str | None
     data: bytes
@@ -82,8 +63,14 @@ class Document:
     pdf: PdfEnvelope | None = None
 
     @property
-    def syntax(self) -> Literal["ubl", "cii"]:
-        return "cii" if self.document_type == "cii" else "ubl"
+    def document_type(self) -> str:
+        """The document type's name (``ubl-invoice``, ``cii``, ...)."""
+        return self.kind.type
+
+    @property
+    def syntax(self) -> str:
+        """The syntax's name (``ubl``, ``cii``, ...)."""
+        return self.kind.syntax
 
     @property
     def spec_id(self) -> str | None:
@@ -109,6 +96,18 @@ def child_path(root: etree._Element, tags: tuple[str, ...]) -> list[etree._Eleme
     for tag in tags:
         nodes = [child for node in nodes for child in node.iterchildren(tag)]
     return nodes
+
+
+def spec_ids_of(root: etree._Element, kind: DocumentKind) -> tuple[str, ...]:
+    """The specification identifiers of a document whose root is ``root``: the texts of the elements at the end of
+    ``kind.spec_id`` (or the values of its last step's attribute, ``@name``), in document order."""
+    steps = kind.spec_id
+    if not steps:
+        return ()
+    if steps[-1].startswith("@"):
+        name = steps[-1][1:]
+        return tuple(value for el in child_path(root, steps[:-1]) if (value := el.get(name)) is not None)
+    return tuple(el.text or "" for el in child_path(root, steps))
 
 
 def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes, str | None]:
@@ -302,15 +301,17 @@ def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> Non
         )
 
 
-def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
-    """Read, parse and classify one document (XML, or a ZUGFeRD / Factur-X PDF: the invoice embedded in it).
+def load(source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | None = None) -> Document:
+    """Read, parse and classify one document (XML, or a ZUGFeRD / Factur-X PDF: the invoice embedded in it) by the
+    roots of ``syntaxes`` (default: the bundled ones; a validator passes its rules home's).
     Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
+    known = syntaxes if syntaxes is not None else bundled()
     if is_pdf(data):
         from .envelopes.pdf import extract_invoice  # on the first PDF: XML never loads the PDF envelope
 
         xml, pdf = extract_invoice(data, limits)
-        document = _load_xml(xml, name, limits)
+        document = _load_xml(xml, name, limits, known)
         if document.envelope is not None:
             raise InputError(
                 "document.unsupported-type",
@@ -318,10 +319,10 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS) -> Document:
                 reason="envelope",
             )
         return dataclasses.replace(document, envelope="pdf", pdf=pdf)
-    return _load_xml(data, name, limits)
+    return _load_xml(data, name, limits, known)
 
 
-def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
+def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) -> Document:
     if not data.strip():
         raise InputError(
             "document.unreadable", "the document is empty" if not data else "the document is blank", reason="empty"
@@ -345,25 +346,21 @@ def _load_xml(data: bytes, name: str | None, limits: Limits) -> Document:
     if is_sbdh(root):
         envelope = "sbdh"
         root = unwrap_sbdh(root)
-    document_type = _ROOTS.get(root.tag) if isinstance(root.tag, str) else None
-    if root.tag == _ZUGFERD_1_ROOT:
-        raise InputError(
-            "document.unsupported-type",
-            "the document is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); ZUGFeRD 1.0 is not supported, only "
-            "ZUGFeRD 2.x / Factur-X, XRechnung, EN 16931 (UBL, CII) and the other profiles",
-            reason="zugferd-1",
-        )
-    if document_type is None:
+    kind = known.roots.get(root.tag) if isinstance(root.tag, str) else None
+    refused = known.refused.get(root.tag) if isinstance(root.tag, str) else None
+    if refused is not None:
+        raise InputError("document.unsupported-type", refused.detail, reason=refused.reason)
+    if kind is None:
         qname = etree.QName(root)
         inside = " inside the StandardBusinessDocument" if envelope else ""
         raise InputError(
             "document.unsupported-type",
-            f"the root element{inside} is {{{qname.namespace or ''}}}{qname.localname}; expected a UBL 2.1 "
-            "Invoice or CreditNote or a UN/CEFACT CrossIndustryInvoice",
+            f"the root element{inside} is {{{qname.namespace or ''}}}{qname.localname}; expected one of: "
+            f"{known.expected()}",
             reason="root",
         )
     if envelope is not None:
         tree, data = detach(root)
         root = tree.getroot()
-    spec_ids = tuple(el.text or "" for el in child_path(root, _SPEC_ID_PATH[document_type]))
-    return Document(tree=tree, document_type=document_type, spec_ids=spec_ids, name=name, data=data, envelope=envelope)
+    spec_ids = spec_ids_of(root, kind)
+    return Document(tree=tree, kind=kind, spec_ids=spec_ids, name=name, data=data, envelope=envelope)

@@ -43,14 +43,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .errors import ProfileError, RulesetError
 from .findings import Flag, VersionChoice
 from .france import french_markers
-from .parse import Document, DocumentType, Envelope
+from .parse import Document, Envelope
 from .rulesets.configuration import Scenario
 from .rulesets.manifest import Manifest, bundled_dir
+from .rulesets.user import load_user_syntaxes
+from .syntaxes import Syntaxes, bundled
 
 __all__ = [
     "Family",
@@ -149,11 +151,15 @@ class Profile(BaseModel):
     """``id@*`` (or ``id@v1|v2``) of a configuration pack: the profile's dated editions (see the module
     docstring); its Schematron packs and customLevels come from the edition in force, ``schematron`` adds packs
     after them."""
-    root: DocumentType
+    root: str
+    """The document type (:mod:`.syntaxes`) this profile is for."""
+    syntax: str = ""
+    """The syntax of ``root``, from the syntax declarations the profile is read with (not written in the file)."""
     match: Literal["exact", "contains", "any"]
     spec_ids: tuple[str, ...]
     xsd: str
     schematron: tuple[str, ...] = ()
+    """The Schematron packs in order; ``[]`` written out: the profile runs the XSD alone (its report says so)."""
     verdict: Literal["kosit"] | None = None
     custom_levels: dict[str, Flag] = {}
     envelope: Envelope | None = None
@@ -169,6 +175,23 @@ class Profile(BaseModel):
     extends: str | None = None
     """A user profile: the official profile it is layered on."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _syntax_of_root(cls, data: object, info: ValidationInfo) -> object:
+        """``root`` must be a document type of the syntaxes the profile is read with (``context={"syntaxes":
+        ...}``; default: the bundled ones); ``syntax`` is its syntax."""
+        if not isinstance(data, dict) or not isinstance(data.get("root"), str):
+            return data
+        context = info.context if isinstance(info.context, dict) else {}
+        known = context.get("syntaxes")
+        registry = known if isinstance(known, Syntaxes) else bundled()
+        kind = registry.kinds.get(data["root"])
+        if kind is None:
+            raise ValueError(f"root {data['root']!r} is no document type (known: {', '.join(registry.kinds)})")
+        if data.get("syntax", kind.syntax) != kind.syntax:
+            raise ValueError(f"root {data['root']!r} is of the syntax {kind.syntax!r}, not {data['syntax']!r}")
+        return {**data, "syntax": kind.syntax}
+
     @field_validator("schematron")
     @classmethod
     def _entries(cls, entries: tuple[str, ...]) -> tuple[str, ...]:
@@ -182,13 +205,16 @@ class Profile(BaseModel):
             split_entry(self.configuration)
             if self.kosit_scenario is None:
                 raise ValueError("a profile with a configuration names its scenario (kosit_scenario)")
-        elif not self.schematron:
-            raise ValueError("a profile runs Schematron packs (schematron) or a configuration's")
+        elif not self.schematron and "schematron" not in self.model_fields_set:
+            raise ValueError(
+                "a profile runs Schematron packs (schematron), a configuration's, or says schematron = [] (XSD only)"
+            )
         return self
 
     @property
-    def syntax(self) -> Literal["ubl", "cii"]:
-        return "cii" if self.root == "cii" else "ubl"
+    def xsd_only(self) -> bool:
+        """Whether the profile runs its XSD alone (``schematron = []``, no configuration)."""
+        return self.configuration is None and not self.schematron
 
     def editions(self, manifests: Mapping[str, Manifest]) -> list[Manifest]:
         """The configuration versions that are this profile's editions, by start date (none: no configuration)."""
@@ -456,17 +482,40 @@ def load_profiles(path: Path | None = None) -> tuple[Profile, ...]:
 class UserProfile(BaseModel):
     """A profile in ``<home>/user/profiles.toml``: an official profile (``extends``) with the user's packs run
     after its own, and optionally narrower documents (``match``/``spec_ids``; the root is the official one's) and
-    more severity overrides. User profiles are tried before the official ones, in file order."""
+    more severity overrides. User profiles are tried before the official ones, in file order.
+
+    A profile that extends none is a profile of its own, written as an official one is (``root``, ``match``,
+    ``spec_ids``, ``xsd``, ``schematron``, ``custom_levels``; ``schematron = []``: the XSD alone), for a document
+    type of the bundled syntaxes or of the rules home's own (:func:`.rulesets.user.load_user_syntaxes`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     title: str
-    extends: str
+    extends: str | None = None
+    root: str | None = None
     match: Literal["exact", "contains", "any"] | None = None
     spec_ids: tuple[str, ...] | None = None
-    schematron: tuple[str, ...] = ()
+    xsd: str | None = None
+    schematron: tuple[str, ...] | None = None
     custom_levels: dict[str, Flag] = {}
+
+    @model_validator(mode="after")
+    def _layered_or_own(self) -> UserProfile:
+        own = {"root": self.root, "xsd": self.xsd}
+        if self.extends is not None and any(v is not None for v in own.values()):
+            raise ValueError(f"profile {self.name} extends {self.extends}: its root and xsd are the official one's")
+        if self.extends is None and (self.root is None or self.xsd is None or self.match is None):
+            raise ValueError(f"profile {self.name} extends no profile: it names its root, match, spec_ids and xsd")
+        if self.extends is None and self.schematron is None:
+            raise ValueError(f"profile {self.name}: name its Schematron packs, or schematron = [] (the XSD alone)")
+        return self
+
+    def own(self, syntaxes: Syntaxes) -> Profile:
+        """This profile of its own (``extends`` none), its root checked against ``syntaxes``."""
+        fields = self.model_dump(exclude_none=True, exclude={"extends"})
+        fields.setdefault("spec_ids", ())
+        return Profile.model_validate({**fields, "provided_by": "user"}, context={"syntaxes": syntaxes})
 
     def layered(self, base: Profile) -> Profile:
         return Profile(
@@ -476,7 +525,7 @@ class UserProfile(BaseModel):
             match=self.match or base.match,
             spec_ids=self.spec_ids if self.spec_ids is not None else base.spec_ids,
             xsd=base.xsd,
-            schematron=(*base.schematron, *self.schematron),
+            schematron=(*base.schematron, *(self.schematron or ())),
             configuration=base.configuration,
             kosit_scenario=base.kosit_scenario,
             verdict=base.verdict,
@@ -489,22 +538,28 @@ class UserProfile(BaseModel):
         )
 
 
-def load_user_profiles(home: Path) -> tuple[Profile, ...]:
+def load_user_profiles(home: Path, syntaxes: Syntaxes | None = None) -> tuple[Profile, ...]:
     """The user profiles of the rules home (``<home>/user/profiles.toml``; none when there is no such file),
-    each layered on its official profile. Unreadable, unknown ``extends`` or a clashing name: ``ruleset.invalid``."""
+    each layered on its official profile or a profile of its own (its root one of ``syntaxes``' document types;
+    default: the rules home's, :func:`.rulesets.user.load_user_syntaxes`). Unreadable, unknown ``extends`` or
+    root, or a clashing name: ``ruleset.invalid``."""
     path = home / "user" / "profiles.toml"
     if not path.is_file():
         return ()
     official = {p.name: p for p in load_profiles()}
+    known = syntaxes if syntaxes is not None else load_user_syntaxes(home)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         users = [UserProfile.model_validate(p) for p in raw.get("profile", [])]
         layered = []
         for user in users:
-            if user.extends not in official:
-                raise ValueError(f"profile {user.name} extends {user.extends}, which is no official profile")
             if user.name in official:
                 raise ValueError(f"profile {user.name} has the name of an official profile")
+            if user.extends is None:
+                layered.append(user.own(known))
+                continue
+            if user.extends not in official:
+                raise ValueError(f"profile {user.name} extends {user.extends}, which is no official profile")
             layered.append(user.layered(official[user.extends]))
     except (OSError, tomllib.TOMLDecodeError, ValidationError, ValueError) as exc:
         raise RulesetError("ruleset.invalid", f"cannot read the user profiles {path}: {exc}") from exc
@@ -513,9 +568,10 @@ def load_user_profiles(home: Path) -> tuple[Profile, ...]:
     return tuple(layered)
 
 
-def all_profiles(home: Path) -> tuple[Profile, ...]:
-    """The user profiles of ``home`` (tried first), then the official ones."""
-    return (*load_user_profiles(home), *load_profiles())
+def all_profiles(home: Path, syntaxes: Syntaxes | None = None) -> tuple[Profile, ...]:
+    """The user profiles of ``home`` (tried first; read with ``syntaxes``, default the rules home's), then the
+    official ones."""
+    return (*load_user_profiles(home, syntaxes), *load_profiles())
 
 
 def match_profile(document: Document, profiles: tuple[Profile, ...]) -> Profile:
@@ -559,30 +615,34 @@ def select_profile(document: Document, profiles: tuple[Profile, ...], name: str 
 def profile_reason(document: Document, profile: Profile, forced: bool) -> str:
     """Why ``profile`` runs on ``document``, in one English sentence (``Report.profile_reason``): forced by the caller,
     or which specification identifier (BT-24), envelope and French CTC markers matched; a document that carries the
-    French markers but got another profile says so."""
-    spec = f"BT-24 '{document.spec_id}'" if document.spec_id is not None else "no BT-24"
+    French markers but got another profile says so; a profile that runs its XSD alone says so."""
+    term = document.kind.spec_id_name
+    spec = f"{term} '{document.spec_id}'" if document.spec_id is not None else f"no {term}"
     markers = french_markers(document)
     where = " of a document taken out of a PDF" if profile.envelope == "pdf" else ""
+    alone = "; this profile runs its XSD alone (no rule pack)" if profile.xsd_only else ""
     if forced:
         found = f"; it carries French CTC markers ({'; '.join(markers)})" if markers else ""
-        return f"chosen by the caller ({spec}){found}"
+        return f"chosen by the caller ({spec}){found}{alone}"
     if profile.match == "any":
-        reason = f"no other profile matches this {document.document_type} document ({spec}): the EN 16931 rules"
+        # with spec_ids: the EN 16931 fallback (any other id gets the note "checked against EN 16931 only")
+        what = "the EN 16931 rules" if profile.spec_ids else profile.title
+        reason = f"no other profile matches this {document.document_type} document ({spec}): {what}"
     elif profile.match == "exact":
         reason = f"{spec}{where} is one of this profile's specification identifiers"
     else:
         known = next((k for s in document.spec_ids for k in profile.spec_ids if k in s), "")
         reason = f"{spec}{where} contains '{known}'"
     if profile.provided_by == "user":
-        reason += f" (a user profile on {profile.extends})"
+        reason += f" (a user profile on {profile.extends})" if profile.extends else " (a user profile)"
     if profile.requires == "fr-ctc":
-        return f"French CTC invoice: {'; '.join(markers)}; {reason}"
+        return f"French CTC invoice: {'; '.join(markers)}; {reason}{alone}"
     if markers:
         reason += (
             f"; it carries French CTC markers ({'; '.join(markers)}), but the French rules apply only to the "
             "specification identifiers the French profiles name (README, France)"
         )
-    return reason
+    return reason + alone
 
 
 class Family(BaseModel):

@@ -89,7 +89,8 @@ class Validator:
         self.version_not_installed = options.version_not_installed
         self.near_miss = options.near_miss
         self.registry = Registry(options.rules_home)
-        self.profiles = all_profiles(self.registry.home)  # the rules home's user profiles first
+        self.syntaxes = self.registry.syntaxes  # the bundled syntaxes and the rules home's own
+        self.profiles = all_profiles(self.registry.home, self.syntaxes)  # the rules home's user profiles first
         self.limits = options.limits
         self.xsd_gate = options.xsd_gate
         self.profile = options.profile
@@ -167,6 +168,10 @@ class Validator:
                     raise
                 self._stages_for(profile, plan)
 
+    def load(self, source: Source) -> Document:
+        """Read, parse and classify one document with this validator's limits and syntaxes (:func:`.parse.load`)."""
+        return load(source, self.limits, self.syntaxes)
+
     def validate(self, source: Source, *, profile: str | None = None, rules_date: date | str | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
         document could not be validated (unreadable, too large, unsupported, missing rule packs, no rules in force
@@ -174,7 +179,7 @@ class Validator:
         on that day where a profile lists several (the report's ``version_choices`` say which and why)."""
         timings: dict[str, float] = {}
         start = time.perf_counter()
-        document = load(source, self.limits)
+        document = self.load(source)
         timings["parse"] = _ms(start)
         forced = profile or self.profile
         chosen = select_profile(document, self.profiles, forced)
@@ -211,7 +216,7 @@ class Validator:
     ) -> Iterator[Finding]:
         """The findings of one document, stage by stage, lazily (later packs run only if iterated)."""
         timings: dict[str, float] = {}
-        document = load(source, self.limits)
+        document = self.load(source)
         forced = profile or self.profile
         chosen = select_profile(document, self.profiles, forced)
         miss = None if forced is not None else near_miss(document, chosen, self.profiles)
@@ -224,7 +229,7 @@ class Validator:
             yield _not_installed(stand_in, plan.rules_date, self.version_not_installed)
         if miss is not None:
             yield _near_miss(document, profile, miss, self.near_miss)
-        elif profile.match == "any" and not profile.knows_spec_id(document):
+        elif profile.match == "any" and profile.spec_ids and not profile.knows_spec_id(document):
             yield _generic_note(document, profile)
         for rules in profile.unchecked_for(document):
             yield _extension_note(document, profile, rules)
@@ -236,7 +241,7 @@ class Validator:
         start = time.perf_counter()
         # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
         # resolved); the packs' locations are resolved on the same tree
-        locator = Locator(document.tree.getroot())
+        locator = Locator(document.tree.getroot(), conventional=self.syntaxes.prefixes)
         xsd_findings = stages.xsd.run(document, locator)
         for finding in xsd_findings:
             level = plan.custom_levels.get(finding.rule_id)

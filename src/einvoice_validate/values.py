@@ -16,7 +16,8 @@ line, its own VAT breakdown), never those of another instance of a repeated elem
 line 2 that lacks BT-146 shows no BT-146 at all, not line 1's); a finding on the document as a whole keeps the first
 ones. At most :data:`MAX_PER_TERM` values per term and :data:`MAX_PER_FINDING` per finding, each cut at
 :data:`MAX_VALUE_CHARS` characters. Without the viewer pack (``xrechnung-visualization``) installed, or when the
-official mapping stops on the document, findings carry no values (never an error).
+official mapping stops on the document, or for a document type whose syntax names no viewer entry
+(``rulesets/syntaxes/``), findings carry no values (never an error).
 """
 
 from __future__ import annotations
@@ -325,11 +326,12 @@ class TermValues:
         if not any(wants_values(f) for f in findings):
             return findings
         viewer = self._viewer_or_none()
-        if viewer is None:
+        entry = document.kind.viewer  # the viewer pack's entry for its document type (none: no values)
+        if viewer is None or entry is None:
             return findings
         needed = {t for f in findings if wants_values(f) for t in f.terms if t.startswith("BT-")}  # BGs: no value
         root = document.tree.getroot()
-        paths = self._mapping_paths(viewer, document.document_type)
+        paths = self._mapping_paths(viewer, entry)
         try:
             if needed & paths.known == needed:
                 values = node_values(paths.values(root, needed))
@@ -343,11 +345,11 @@ class TermValues:
             out.append(f.model_copy(update={"values": picked}) if picked else f)
         return out
 
-    def _mapping_paths(self, viewer: Viewer, document_type: str) -> MappingPaths:
-        paths = self._paths.get(document_type)
+    def _mapping_paths(self, viewer: Viewer, entry: str) -> MappingPaths:
+        paths = self._paths.get(entry)
         if paths is None:
-            stylesheet = etree.parse(str(viewer.pack.entry(document_type)), _PARSER).getroot()
-            paths = self._paths[document_type] = MappingPaths(stylesheet)
+            stylesheet = etree.parse(str(viewer.pack.entry(entry)), _PARSER).getroot()
+            paths = self._paths[entry] = MappingPaths(stylesheet)
         return paths
 
     @staticmethod

@@ -376,6 +376,8 @@ class Viewer:
         self.engine = engine
         self.pack = registry.get(pack)
         self.pack.verify()
+        # the pack's entry per document type, as the syntaxes declare it (a type without one has no view)
+        self._entries = tuple(dict.fromkeys(k.viewer for k in registry.syntaxes.kinds.values() if k.viewer))
         self._checked = False  # check_reads, before the first compile (values need only the mapping's text)
 
     @functools.cached_property
@@ -408,8 +410,20 @@ class Viewer:
                     self._checked = True
         return _compile(self.engine, self.pack, what, wrapper)
 
-    def _mapping(self, document_type: str) -> Any:
-        return self._compile(document_type, lambda: mapping_wrapper(self.pack.entry(document_type)))
+    def _mapping(self, entry: str) -> Any:
+        return self._compile(entry, lambda: mapping_wrapper(self.pack.entry(entry)))
+
+    @staticmethod
+    def entry_of(document: Document) -> str:
+        """The viewer pack's entry for ``document``'s type (its syntax's ``viewer``); a type without one raises
+        :class:`ViewerFailed` (code ``no-viewer``): the viewer has no view of it."""
+        if document.kind.viewer is None:
+            raise ViewerFailed(
+                "no-viewer",
+                f"the viewer has no view of {document.kind.title} documents ({document.document_type}): "
+                "the findings are shown without the invoice",
+            )
+        return document.kind.viewer
 
     def _html(self, lang: str) -> Any:
         if lang not in LANGS:
@@ -417,9 +431,10 @@ class Viewer:
         return self._compile(f"html-{lang}", lambda: html_wrapper(self.pack.entry("html"), lang, self.labels))
 
     def prepare(self, *langs: str) -> None:
-        """Compile every stylesheet now (all three mappings, the HTML for ``langs``, default both)."""
-        for document_type in ("ubl-invoice", "ubl-creditnote", "cii"):
-            self._mapping(document_type)
+        """Compile every stylesheet now (the mapping of every document type with a view, the HTML for ``langs``,
+        default both)."""
+        for entry in self._entries:
+            self._mapping(entry)
         for lang in langs or LANGS:
             self._html(lang)
 
@@ -427,7 +442,7 @@ class Viewer:
         """The invoice's semantic model alone (the mapping step, no HTML, nothing repaired): each element named by
         its business term (``xr:id``) and pointing at its source element (``xr:src``); :mod:`.values` reads the
         findings' values from it. Raises :class:`ViewerFailed` like :meth:`view`."""
-        mapping = self._mapping(document.document_type)
+        mapping = self._mapping(self.entry_of(document))
         try:
             return _parsed(mapping.run(self.engine.load(document)), "mapping")
         except StylesheetRuntimeError as exc:
@@ -435,9 +450,10 @@ class Viewer:
 
     def view(self, document: Document, lang: str = "en") -> View:
         """The invoice through the viewer. Raises :class:`ViewerFailed` when the official mapping stops on this
-        invoice (a section that cannot be rendered is marked in the view instead)."""
+        invoice (a section that cannot be rendered is marked in the view instead), or when its document type has no
+        view (code ``no-viewer``)."""
+        mapping = self._mapping(self.entry_of(document))
         html = self._html(lang)
-        mapping = self._mapping(document.document_type)
         try:
             source = self.engine.load(document)
             model = _parsed(mapping.run(source), "mapping")

@@ -51,6 +51,7 @@ from ..errors import EInvoiceValidateError, RulesetError, WorkerDied, message_fo
 from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
+from ..rulesets.user import load_user_syntaxes
 from ..schematron.engines import engine_for
 from ..validator import Validator
 from . import routing
@@ -210,6 +211,7 @@ class BatchValidator:
         self._validator: Any = None
         self._watchdog: Watchdog | None = None
         self._heap = HeapSettler(settle_heap and mode == "threads")
+        self._syntaxes = load_user_syntaxes(options.home())  # the routing's marks (and the rules home's syntaxes)
         if self.mode != "processes":
             self._validator = Validator(options=options)
         if self.mode == "threads":
@@ -331,7 +333,7 @@ class BatchValidator:
                     except EInvoiceValidateError as exc:
                         ready[index] = _error_result(index, name, exc)
                         continue
-                    syntax = sniff_syntax(payload) if self.mode == "processes" else None
+                    syntax = sniff_syntax(payload, self._syntaxes) if self.mode == "processes" else None
                     waiting.append(Job(index, name, payload, None, results, syntax))
                 now = time.monotonic()
                 timeout = self._dispatch(waiting, routes, unstarted, now - last)

@@ -1,19 +1,20 @@
 """Routing by syntax: which waiting document an idle worker process of a batch takes.
 
 A worker process compiles the stylesheets of the syntaxes it meets (two per syntax); each syntax costs a worker
-about 50 MB and 0.6 s of compilation. So the batch sniffs each document's syntax (UBL or CII, from its first
-bytes: :func:`sniff_syntax`) and, among the documents waiting in its window, gives an idle worker one of a syntax
-it already has, else one of a syntax no other worker has, else (:func:`choose`) the oldest, but only once it has
-been left idle :data:`HELP_AFTER_SECONDS` in all, a few times what compiling a syntax costs. On a mixed batch on
-two cores each worker then compiles and holds one syntax; a small batch of one syntax starts one worker only; a
-long batch of one syntax, or an uneven mix, soon has every worker busy. The sniff only steers scheduling: the
-worker parses and detects each document as always. Threads over one shared validator need no routing (the
-validator compiles each pack once for all of them).
+about 50 MB and 0.6 s of compilation. So the batch sniffs each document's syntax (UBL, CII, ...: the namespace of a
+root a syntax declares, :meth:`~einvoice_validate.syntaxes.Syntaxes.marks`, in its first bytes:
+:func:`sniff_syntax`) and, among the documents waiting in its window, gives an idle worker one of a syntax it
+already has, else one of a syntax no other worker has, else (:func:`choose`) the oldest, but only once it has been
+left idle :data:`HELP_AFTER_SECONDS` in all, a few times what compiling a syntax costs. On a mixed batch on two
+cores each worker then compiles and holds one syntax; a small batch of one syntax starts one worker only; a long
+batch of one syntax, or an uneven mix, soon has every worker busy. The sniff only steers scheduling: the worker
+parses and detects each document as always. Threads over one shared validator need no routing (the validator
+compiles each pack once for all of them).
 """
 
 from __future__ import annotations
 
-from ..parse import CII_NS, UBL_CN_NS, UBL_INVOICE_NS
+from ..syntaxes import Syntaxes, bundled
 
 __all__ = ["HELP_AFTER_SECONDS", "Route", "choose", "sniff_syntax"]
 
@@ -21,7 +22,6 @@ HELP_AFTER_SECONDS = 2.0
 """A worker takes on a syntax it has not compiled once it has been left idle this long in all while documents of
 that syntax waited for other workers (compiling a syntax costs about 0.6 s)."""
 _SNIFF_BYTES = 8192
-_SYNTAX_MARKS = ((UBL_INVOICE_NS.encode(), "ubl"), (UBL_CN_NS.encode(), "ubl"), (CII_NS.encode(), "cii"))
 
 
 class Route:
@@ -42,9 +42,10 @@ class Route:
             self.starved = 0.0
 
 
-def sniff_syntax(payload: str | bytes) -> str | None:
-    """``"ubl"`` or ``"cii"`` from the first bytes of a document (a path is read), or None when it does not tell
-    (UTF-16, an unreadable file, neither namespace near the start). A scheduling hint, never a verdict."""
+def sniff_syntax(payload: str | bytes, syntaxes: Syntaxes | None = None) -> str | None:
+    """The syntax (``"ubl"``, ``"cii"``, ...) of ``syntaxes`` (default: the bundled ones) whose root namespace comes
+    first in the first bytes of a document (a path is read), or None when it does not tell (UTF-16, an unreadable
+    file, no such namespace near the start). A scheduling hint, never a verdict."""
     if isinstance(payload, str):
         try:
             with open(payload, "rb") as fh:
@@ -53,7 +54,8 @@ def sniff_syntax(payload: str | bytes) -> str | None:
             return None
     else:
         head = payload[:_SNIFF_BYTES]
-    found = [(at, syntax) for mark, syntax in _SYNTAX_MARKS if (at := head.find(mark)) >= 0]
+    marks = (syntaxes or bundled()).marks()
+    found = [(at, syntax) for mark, syntax in marks if (at := head.find(mark)) >= 0]
     return min(found)[1] if found else None
 
 

@@ -27,7 +27,7 @@ from lxml import etree
 
 from ..api import default_validator
 from ..findings import Report
-from ..parse import Document, Source, load, read_source
+from ..parse import Document, Source, read_source
 from ..validator import Validator
 from ..viewer import LANGS, VIEWER_PACK, Viewer, ViewerFailed
 from .page import build_page, failed_fragment, text_of, viewer_fragment
@@ -116,7 +116,7 @@ class Renderer:
         if fmt == "pdf":
             check_available()
         report = self.validator.validate(data, profile=profile, rules_date=rules_date)
-        document = load(data, self.validator.limits)
+        document = self.validator.load(data)
         html = self.page(document, report, lang, printable=fmt == "pdf")
         if fmt == "pdf":
             return Shown(report, html_to_pdf(html), MEDIA_TYPES["pdf"])

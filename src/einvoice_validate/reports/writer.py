@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import EInvoiceValidateError, RulesetError
-from ..parse import load
 from ..validator import Validator
 from . import Outcome, Tally
 from .words import ignored_summary, summary
@@ -134,7 +133,7 @@ def invoice_views(rules_home: Path | None, engine: EngineName | None, lang: str)
             renderer = state.get("renderer")
             if not isinstance(renderer, Renderer):
                 renderer = state["renderer"] = Renderer(Validator(rules_home=rules_home, engine=engine))
-            document = load(outcome.data, renderer.validator.limits)
+            document = renderer.validator.load(outcome.data)
             return renderer.page(document, outcome.report, lang).decode("utf-8")
         except RulesetError:
             state["unavailable"] = True

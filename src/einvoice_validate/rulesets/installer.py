@@ -187,13 +187,15 @@ def _prepare(manifest: Manifest, staging: Path, files: dict[str, str]) -> None:
 
 
 def _prepare_user_pack(registry: Registry, manifest: Manifest) -> InstalledPack:
-    """A user pack is not copied: its files are checked where the user put them, then its stylesheet prepared in
-    place (``prepared/``, ``prepared.json``), as an official pack's is at install."""
+    """A user pack is not copied: its files are checked where the user put them, then a Schematron pack's stylesheet
+    prepared in place (``prepared/``, ``prepared.json``), as an official pack's is at install (an XSD pack needs no
+    preparation)."""
     pack = InstalledPack(manifest, registry.pack_dir(manifest))
     files = [p for p in pack.problems() if p[1] in manifest.files]
     for code, rel, detail in files:
         raise RulesetError(code, f"user pack {manifest.key}: file {rel} ({pack.directory / rel}): {detail}")
-    prepare_pack_dir(pack.directory, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
+    if manifest.kind == "schematron":
+        prepare_pack_dir(pack.directory, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
     return pack
 
 

@@ -9,10 +9,11 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .._bundled import bundled_dir
 from ..errors import RulesetError
+from ..syntaxes import ANY_SYNTAX, NAME_PATTERN, Syntaxes, bundled
 
 __all__ = [
     "BUNDLED",
@@ -87,9 +88,19 @@ class Acceptance(BaseModel):
     folders: tuple[str, ...]
     expect: Literal["accepted", "valid"] = "valid"
     exclude: tuple[str, ...] = ()
-    profiles: dict[Literal["ubl-invoice", "ubl-creditnote", "cii"], str] = {}
+    profiles: dict[str, str] = {}
+    """Document type -> the profile forced for its documents."""
     rules_date: date | None = None
     sha256: str | None = None
+
+    @field_validator("profiles")
+    @classmethod
+    def _document_types(cls, profiles: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        known = _syntaxes(info)
+        unknown = [t for t in profiles if t not in known.kinds] if known is not None else []
+        if known is not None and unknown:
+            raise ValueError(f"no document type {', '.join(unknown)} (known: {', '.join(known.kinds)})")
+        return profiles
 
     @field_validator("folders")
     @classmethod
@@ -126,8 +137,9 @@ class Manifest(BaseModel):
     """``viewer``: stylesheets that render an invoice for people (``einvoice-validate show``), run by no profile.
     ``configuration``: a validator configuration (KoSIT's ``scenarios.xml``): the scenarios and their
     ``customLevel``s, read at install (:mod:`.configuration`); its versions are a profile's dated editions."""
-    syntax: Literal["ubl", "cii", "any"]
-    """``any`` only for a viewer or a configuration."""
+    syntax: str = Field(pattern=NAME_PATTERN)
+    """A syntax's name (:mod:`einvoice_validate.syntaxes`; checked against the registry the manifest is read with);
+    ``any`` only for a viewer or a configuration."""
     title: str
     licence: str
     source_dir: str
@@ -166,6 +178,21 @@ class Manifest(BaseModel):
     file name, e.g. ``XRechnung-UBL-validation.xsl``): the pack versions this edition couples."""
     acceptance: Acceptance | None = None
     """The pack's official acceptance set (see :class:`Acceptance`)."""
+    output: str = Field(default="svrl", pattern=r"^[a-z0-9][a-z0-9-]*$")
+    """A Schematron pack: how its stylesheet's result is read into findings, by the reader of that name
+    (:mod:`einvoice_validate.schematron.readers`: ``svrl``, the default; a pack writing another report format names
+    its reader)."""
+    catalog: str | None = None
+    """An XSD pack whose schemas import by address: its XML catalog (a file of the pack, OASIS XML Catalogs) that
+    maps every such import to a file of the pack; nothing is fetched while validating."""
+
+    @field_validator("syntax")
+    @classmethod
+    def _known_syntax(cls, syntax: str, info: ValidationInfo) -> str:
+        known = _syntaxes(info)
+        if known is not None and syntax != ANY_SYNTAX and syntax not in known.syntaxes:
+            raise ValueError(f"no syntax {syntax!r} (known: {', '.join(known.syntaxes)}, or 'any')")
+        return syntax
 
     @property
     def key(self) -> str:
@@ -200,8 +227,12 @@ class Manifest(BaseModel):
 
     @model_validator(mode="after")
     def _pins(self) -> Manifest:
-        if (self.kind in ("configuration", "viewer")) != (self.syntax == "any"):
+        if (self.kind in ("configuration", "viewer")) != (self.syntax == ANY_SYNTAX):
             raise ValueError("syntax 'any' is for a viewer or a configuration, and theirs is 'any'")
+        if self.catalog is not None and (self.kind != "xsd" or self.catalog not in self.files):
+            raise ValueError(f"catalog {self.catalog!r}: an XSD pack's file, listed in [files]")
+        if self.output != "svrl" and self.kind != "schematron":
+            raise ValueError("output names the reader of a Schematron pack's result")
         unknown = [rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256]
         if self.pinned_by == "files":
             if unknown:
@@ -256,6 +287,14 @@ class Manifest(BaseModel):
         return bundled_dir() / "packs" / self.id / self.version / rel
 
 
+def _syntaxes(info: ValidationInfo) -> Syntaxes | None:
+    """The syntaxes a manifest is checked against: its reader's (``context={"syntaxes": ...}``); without one (a
+    record written at install, read back) names are only checked for their form."""
+    context = info.context if isinstance(info.context, dict) else {}
+    known = context.get("syntaxes")
+    return known if isinstance(known, Syntaxes) else None
+
+
 def _check_url(url: str) -> str:
     if not url.startswith("https://") or len(url) < 10:
         raise ValueError(f"not an https address: {url!r}")
@@ -267,9 +306,10 @@ def load_manifests(directory: Path | None = None) -> dict[str, Manifest]:
     """All manifests under ``directory/packs`` keyed by ``id@version``."""
     base = (directory or bundled_dir()) / "packs"
     manifests: dict[str, Manifest] = {}
+    context = {"syntaxes": bundled()}
     for path in sorted(base.glob("*/*.toml")):
         try:
-            manifest = Manifest.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+            manifest = Manifest.model_validate(tomllib.loads(path.read_text(encoding="utf-8")), context=context)
         except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
             raise RulesetError("ruleset.invalid", f"cannot read the manifest {path}: {exc}") from exc
         manifests[manifest.key] = manifest

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RulesetError
+from ..syntaxes import Syntaxes
 from .configuration import READER_STEPS, SCENARIOS, Scenario, load_scenarios
 from .manifest import Manifest, load_manifests
 
@@ -87,6 +88,11 @@ class InstalledPack:
             return self.directory / self.manifest.entries[name]
         except KeyError:
             raise RulesetError("ruleset.invalid", f"pack {self.key} has no entry point {name!r}") from None
+
+    def catalog(self) -> Path | None:
+        """An XSD pack's XML catalog (``Manifest.catalog``: its schemas' imports by address, mapped to its files),
+        or None."""
+        return self.directory / self.manifest.catalog if self.manifest.catalog is not None else None
 
     def prepared(self, name: str = "stylesheet") -> tuple[Path, str]:
         """The prepared copy of a stylesheet entry (see :mod:`.prepare`) and its recorded sha256.
@@ -195,16 +201,19 @@ class InstalledPack:
 
 
 class Registry:
-    """Looks packs up by ``id@version`` in a rules home, against the manifests this library ships."""
+    """Looks packs up by ``id@version`` in a rules home, against the manifests this library ships; ``syntaxes``
+    are the bundled syntaxes and the rules home's own (:func:`.user.load_user_syntaxes`)."""
 
     def __init__(self, home: Path | None = None, manifests: dict[str, Manifest] | None = None) -> None:
         self.home = Path(home) if home is not None else default_home()
-        if manifests is None:
-            # The official manifests this library ships, and the user packs of this rules home (.user).
-            from .user import load_user_manifests  # 2 ms, off the import of the package
+        # The user syntaxes and packs of this rules home (.user): 2 ms, off the import of the package
+        from .user import load_user_manifests, load_user_syntaxes
 
+        self.syntaxes: Syntaxes = load_user_syntaxes(self.home)
+        if manifests is None:
+            # The official manifests this library ships, and the user packs of this rules home.
             manifests = dict(load_manifests())
-            for key, manifest in load_user_manifests(self.home).items():
+            for key, manifest in load_user_manifests(self.home, self.syntaxes).items():
                 if key in manifests or any(
                     m.id == manifest.id for m in manifests.values() if m.provided_by == "official"
                 ):

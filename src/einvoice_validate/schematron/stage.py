@@ -1,4 +1,5 @@
-"""The Schematron stage: one official pack (its prepared stylesheet) run on a document, SVRL → findings."""
+"""The Schematron stage: one official pack (its prepared stylesheet) run on a document, its result (SVRL, or the
+report format its manifest names: :mod:`.readers`) → findings."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from ..locations import Locator, Place
 from ..messages import Rendered, catalogue, terms_in
 from ..rulesets.registry import InstalledPack
 from .engines import Engine, StylesheetRuntimeError, get_engine
-from .svrl import SvrlError, SvrlEvent, parse_svrl
+from .readers import reader
+from .svrl import SvrlError, SvrlEvent
 
 __all__ = ["RUNTIME_ERROR", "SchematronStage"]
 
@@ -31,6 +33,7 @@ class SchematronStage:
 
     def __init__(self, pack: InstalledPack, custom_levels: Mapping[str, Flag], engine: Engine | None = None) -> None:
         self.source = pack.key
+        self._read = reader(pack.manifest.output, pack.key)  # SVRL, or the pack's own report format
         # The prepared copy (rulesets.prepare): the official rules without the SVRL output no finding uses.
         path, checksum = pack.prepared("stylesheet")
         self._stylesheet = (engine or get_engine()).compile(path, checksum)
@@ -41,7 +44,7 @@ class SchematronStage:
         """The findings on ``document`` (loaded by the engine); with ``locator`` (on the same document's lxml
         tree) each gets the readable path and line of its element, else the pack's location as it is."""
         try:
-            events = parse_svrl(self._stylesheet.run(document))
+            events = self._read(self._stylesheet.run(document))
         except StylesheetRuntimeError as exc:
             events = [SvrlEvent("runtime-error", exc.code, "fatal", None, exc.message)]
         except SvrlError as exc:

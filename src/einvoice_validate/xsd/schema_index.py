@@ -15,6 +15,7 @@ import threading
 
 from lxml import etree
 
+from .catalog import Catalog, catalog_parser
 from .schema_model import XSD_NS, Decl, SimpleT, TypeInfo
 
 __all__ = ["SchemaInfo", "schema_info_for"]
@@ -51,8 +52,9 @@ class SchemaInfo:
     time is a few dictionary look-ups.
     """
 
-    def __init__(self, xsd_path: str) -> None:
+    def __init__(self, xsd_path: str, catalog: Catalog | None = None) -> None:
         self.xsd_path = os.path.abspath(xsd_path)
+        self._catalog = catalog  # the pack's imports by address (xsd/catalog.py)
         self._lock = threading.RLock()
         self.validate_lock = threading.Lock()
         self._docs: dict[str, etree._Element] = {}
@@ -68,7 +70,7 @@ class SchemaInfo:
         self._path_cache: dict[tuple[str, ...], str | None] = {}
         self._wrapper: tuple[etree.XMLSchema, dict[str, str]] | None = None
         self._main_schema: etree.XMLSchema | None = None
-        parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+        parser = catalog_parser(catalog)
         self._load(self.xsd_path, parser)
 
     # ---- loading ------------------------------------------------------------------------
@@ -97,7 +99,10 @@ class SchemaInfo:
         for child in root:
             if child.tag in (_XS + "import", _XS + "include", _XS + "redefine"):
                 loc = child.get("schemaLocation")
-                if loc and "://" not in loc:
+                mapped = self._catalog.map(loc) if loc and "://" in loc and self._catalog is not None else None
+                if mapped is not None:
+                    self._load(str(mapped), parser)
+                elif loc and "://" not in loc:
                     target = os.path.normpath(os.path.join(os.path.dirname(path), loc))
                     if os.path.exists(target):
                         self._load(target, parser)
@@ -116,7 +121,8 @@ class SchemaInfo:
     def main_schema(self) -> etree.XMLSchema:
         with self._lock:
             if self._main_schema is None:
-                self._main_schema = etree.XMLSchema(etree.parse(self.xsd_path))
+                parser = catalog_parser(self._catalog) if self._catalog is not None else None
+                self._main_schema = etree.XMLSchema(etree.parse(self.xsd_path, parser))
             return self._main_schema
 
     # ---- element declarations -----------------------------------------------------------
@@ -428,12 +434,12 @@ _INFO_CACHE: dict[str, SchemaInfo] = {}
 _INFO_LOCK = threading.Lock()
 
 
-def schema_info_for(xsd_path: str) -> SchemaInfo:
-    """The process-wide cached :class:`SchemaInfo` for an XSD file."""
+def schema_info_for(xsd_path: str, catalog: Catalog | None = None) -> SchemaInfo:
+    """The process-wide cached :class:`SchemaInfo` for an XSD file (whose imports by address ``catalog`` maps)."""
     key = os.path.abspath(xsd_path)
     with _INFO_LOCK:
         info = _INFO_CACHE.get(key)
         if info is None:
-            info = SchemaInfo(key)
+            info = SchemaInfo(key, catalog)
             _INFO_CACHE[key] = info
         return info

@@ -16,6 +16,7 @@ from ..locations import Locator
 from ..messages import catalogue
 from ..parse import Document
 from ..rulesets.registry import InstalledPack
+from .catalog import Catalog, catalog_parser
 from .schema_index import schema_info_for
 from .xerces import issues_from_log
 
@@ -25,7 +26,7 @@ _cache: dict[tuple[Path, str], tuple[etree.XMLSchema, threading.Lock]] = {}
 _lock = threading.Lock()
 
 
-def _schema(path: Path, checksum: str) -> tuple[etree.XMLSchema, threading.Lock]:
+def _schema(path: Path, checksum: str, catalog: Catalog | None = None) -> tuple[etree.XMLSchema, threading.Lock]:
     """The compiled schema of ``path``, shared by every stage of the process, and the lock its validations take
     (an ``XMLSchema``'s ``error_log`` belongs to the object: two threads validating with it at once, even for two
     stages of different profiles, would read each other's errors)."""
@@ -33,8 +34,13 @@ def _schema(path: Path, checksum: str) -> tuple[etree.XMLSchema, threading.Lock]
     with _lock:
         cached = _cache.get(key)
         if cached is None:
-            # Schema files come from the verified rules home; imports are relative files, never network.
-            parser = etree.XMLParser(resolve_entities=False, no_network=True)
+            # Schema files come from the verified rules home; imports are relative files (or addresses the pack's
+            # catalog maps to its files), never network.
+            parser = (
+                catalog_parser(catalog)
+                if catalog is not None
+                else etree.XMLParser(resolve_entities=False, no_network=True)
+            )
             try:
                 schema = etree.XMLSchema(etree.parse(str(path), parser))
             except (etree.XMLSchemaParseError, etree.XMLSyntaxError, OSError) as exc:
@@ -49,8 +55,10 @@ class XsdStage:
     def __init__(self, pack: InstalledPack, entry: str) -> None:
         self.source = pack.key
         path = pack.entry(entry)
-        self._schema, self._lock = _schema(path, pack.manifest.files[pack.manifest.entries[entry]])
-        self._info = schema_info_for(str(path))  # declared types, to give Xerces' codes (built once, cached)
+        where = pack.catalog()
+        catalog = Catalog(where, pack.directory) if where is not None else None
+        self._schema, self._lock = _schema(path, pack.manifest.files[pack.manifest.entries[entry]], catalog)
+        self._info = schema_info_for(str(path), catalog)  # declared types, for Xerces' codes (built once, cached)
 
     def run(self, document: Document, locator: Locator | None = None) -> list[Finding]:
         """The schema's findings; with ``locator`` their paths in the readable style (libxml2's kept as
