@@ -92,15 +92,6 @@ def test_refused_roots_have_reasons_of_the_vocabulary() -> None:
     assert refused and all(r.reason in REASONS["document.unsupported-type"] for r in refused)
 
 
-def test_readme_table_is_the_modules() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Error codes", 1)[1].split("####", 1)[0]
-    rows = re.findall(r"^\| `([a-z.-]+)` \| (\d{3}) \| ([^|]+) \|", section, re.M)
-    assert {code: int(status) for code, status, _ in rows} == {code: STATUS[code] for code in ERROR_CODES}
-    for code, _, reasons in rows:
-        assert tuple(re.findall(r"`([a-z0-9-]+)`", reasons)) == REASONS[code], code
-
-
 def test_problem_has_exactly_the_api_members() -> None:
     doc = problem("document.unreadable", "not well-formed XML at line 2", "/v1/invoices/validate")
     assert doc == {
