@@ -10,7 +10,10 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from einvoice_validate._toml import toml_value
 from einvoice_validate.cli import main
 from einvoice_validate.config import ConfigError, find_config, read_config, resolve
 from einvoice_validate.rulesets import Registry
@@ -120,6 +123,26 @@ def test_config_shows_the_rules_date_no_file_may_set(tmp_path: Path, monkeypatch
     assert "rules-date" not in tomllib.loads(out)  # a comment: the output stays a valid configuration file
     code, out, err = run(["config", "--rules-date", "2026-13-01"])
     assert code == 2 and out == "" and err.rstrip().endswith("(request.invalid-parameter)")
+
+
+def test_config_output_reads_back_with_a_tab_and_a_newline() -> None:
+    """A value with a tab, a newline, a quote and a backslash comes out as TOML that reads back (issue 46: the
+    hand-written escaper wrote them raw)."""
+    profile = 'my\tprofile\n"two" \\ lines'
+    effective = resolve({"profile": profile}, isolated=True)
+    assert tomllib.loads(effective.toml())["profile"] == profile
+
+
+@given(
+    st.one_of(
+        st.text(),
+        st.lists(st.text(), max_size=3),
+        st.dictionaries(st.text(), st.text(), max_size=3),
+    )
+)
+def test_every_value_the_project_writes_reads_back(value: str | list[str] | dict[str, str]) -> None:
+    """The one TOML value writer of the configuration, the catalogue and the manifests (tools/write_manifests.py)."""
+    assert tomllib.loads(f"k = {toml_value(value)}\n") == {"k": value}
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,17 @@ def test_catalogue_files_are_canonical(tmp_path: Path) -> None:
         assert out.read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), path.name
 
 
+def test_a_catalogue_text_with_a_tab_and_a_newline_reads_back(tmp_path: Path) -> None:
+    """Written with tomli-w's escapes (issue 46): the hand-written escaper left a tab or a newline raw, and the file
+    was not TOML."""
+    from einvoice_validate.messages import Variant
+    from einvoice_validate.rulesets.catalogue import write_catalogue_file
+
+    variant = Variant(official='It says "\\d" \there\nand\x7f', de="Tab\tZeile\nzwei", terms=("BT-1\t",))
+    write_catalogue_file(tmp_path / "x.toml", {"BR-X-1": [variant], "odd id\n": [variant]})
+    assert load_catalogue([tmp_path / "x.toml"]).entries == {"BR-X-1": (variant,), "odd id\n": (variant,)}
+
+
 def test_every_finding_on_the_mutations_is_translated(mutation_reports: dict[str, Report]) -> None:
     untranslated = Counter()
     total = 0

@@ -16,6 +16,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from einvoice_validate._toml import toml_value as toml_str  # noqa: E402
 from einvoice_validate.acceptance import acceptance_documents, set_digest  # noqa: E402
 from einvoice_validate.rulesets.manifest import Acceptance  # noqa: E402
 
@@ -756,25 +757,19 @@ def acceptance_lines(key: str, corpus: Path) -> list[str]:
     digest = set_digest(corpus, acceptance_documents(corpus, acceptance))
     lines = ["", "[acceptance]  # the official acceptance set, run by `rulesets install` (see Manifest.acceptance)"]
     lines.append(f"title = {toml_str(acceptance.title)}")
-    lines.append("folders = [" + ", ".join(toml_str(f) for f in acceptance.folders) + "]")
+    lines.append(f"folders = {toml_str(acceptance.folders)}")
     if acceptance.expect != "valid":
         lines.append(f"expect = {toml_str(acceptance.expect)}")
     if acceptance.exclude:
-        lines.append("exclude = [" + ", ".join(toml_str(f) for f in acceptance.exclude) + "]")
+        lines.append(f"exclude = {toml_str(acceptance.exclude)}")
     if acceptance.profiles:
-        lines.append(
-            "profiles = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in acceptance.profiles.items()) + " }"
-        )
+        lines.append(f"profiles = {toml_str(acceptance.profiles)}")
     lines.append(f"sha256 = {toml_str(digest)}")
     return lines
 
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def toml_str(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 # Schematron packs reviewed to read an embedded attachment's content only for emptiness (Manifest.attachment_content,

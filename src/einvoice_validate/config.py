@@ -30,6 +30,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ._toml import toml_value
 from .reports.words import LANGS
 from .reports.writer import FORMATS
 from .selection import FAIL_ON, Selection
@@ -226,7 +227,7 @@ class Effective:
         lines = []
         for s in SETTINGS:
             value = self.values[s.key]
-            text = f"# {s.key} is not set" if value is None else f"{s.key} = {_toml_value(value)}"
+            text = f"# {s.key} is not set" if value is None else f"{s.key} = {toml_value(value)}"
             lines.append(_line(text, self.origins[s.key]))
         return "".join(lines)
 
@@ -234,21 +235,11 @@ class Effective:
 def command_line_only(key: str, value: str, origin: str) -> str:
     """``config``'s line for a setting no file may hold (``rules-date``): a comment, so the output stays a valid
     configuration file."""
-    return _line(f"# {key} = {_toml_value(value)}", f"{origin}; no file may set it")
+    return _line(f"# {key} = {toml_value(value)}", f"{origin}; no file may set it")
 
 
 def _line(text: str, origin: str) -> str:
     return f"{text:<44} # {origin}\n"
-
-
-def _toml_value(value: Value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if value is None:
-        return ""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def resolve(

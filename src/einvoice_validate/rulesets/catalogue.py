@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from .._toml import toml_value
 from ..messages import PLACEHOLDER, SAME_TEXT_ALLOWED, Catalogue, Variant, split_label, terms_in
 from .prepare import assigned_id
 from .registry import Registry
@@ -146,11 +147,6 @@ def family_file(rule_id: str, pack_key: str) -> str:
     return "other.toml"
 
 
-def _toml_string(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
-
-
 def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -> None:
     """Write entries in the canonical form (``[[ID]]`` tables, fields in a fixed order)."""
     lines = [
@@ -159,17 +155,17 @@ def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -
     ]
     for rule_id, variants in entries.items():
         for v in variants:
-            key = rule_id if re.fullmatch(r"[A-Za-z0-9_-]+", rule_id) else _toml_string(rule_id)
+            key = rule_id if re.fullmatch(r"[A-Za-z0-9_-]+", rule_id) else toml_value(rule_id)
             lines.append(f"[[{key}]]")
-            lines.append(f"official = {_toml_string(v.official)}")
+            lines.append(f"official = {toml_value(v.official)}")
             if v.lang != "en":
-                lines.append(f"lang = {_toml_string(v.lang)}")
+                lines.append(f"lang = {toml_value(v.lang)}")
             for name in ("ro", "en", "de"):
                 value = getattr(v, name)
                 if value is not None:
-                    lines.append(f"{name} = {_toml_string(value)}")
+                    lines.append(f"{name} = {toml_value(value)}")
             if v.terms is not None:
-                lines.append("terms = [" + ", ".join(_toml_string(t) for t in v.terms) + "]")
+                lines.append(f"terms = {toml_value(v.terms)}")
             lines.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines), encoding="utf-8")
