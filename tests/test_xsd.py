@@ -375,3 +375,32 @@ def test_schema_info_is_cached_and_knows_content_kinds() -> None:
     cur_type = info.type_for(currency)
     assert ind_type is not None and ind_type.kind == "simple"
     assert cur_type is not None and cur_type.kind == "complex-simple"
+
+
+def test_a_value_is_judged_by_xsd_regular_expressions() -> None:
+    """libxml2 judges a value against the facets (issue 46): ``\\p{L}`` was read as "any character" and a literal
+    ``$`` as the end of the text, so ``1`` and ``a`` passed."""
+    from einvoice_validate.xsd.schema_model import SimpleT
+    from einvoice_validate.xsd.values import check_value
+
+    letters = SimpleT(name="LettersType", builtin="string", patterns=[[r"\p{L}+"]])
+    assert check_value(letters, "Müller") is None
+    assert check_value(letters, "1") == (
+        "cvc-pattern-valid",
+        r"Value '1' is not facet-valid with respect to pattern '\p{L}+' for type 'LettersType'.",
+    )
+    dollar = SimpleT(name="PriceType", builtin="string", patterns=[["[0-9]+", r"\$[0-9]+"], ["[0-9$]{2}"]])
+    assert check_value(dollar, "$5") is None and check_value(dollar, "12") is None
+    assert check_value(dollar, "5$")[0] == "cvc-pattern-valid"
+    assert check_value(dollar, "123")[0] == "cvc-pattern-valid"  # the second step
+
+
+def test_a_pattern_that_cannot_be_compiled_never_passes() -> None:
+    from einvoice_validate.errors import RulesetError
+    from einvoice_validate.xsd.schema_model import SimpleT
+    from einvoice_validate.xsd.values import check_value
+
+    broken = SimpleT(name="BrokenType", builtin="string", patterns=[["[a-"]])
+    with pytest.raises(RulesetError, match=r"pattern '\[a-' of type BrokenType cannot be compiled") as caught:
+        check_value(broken, "a")
+    assert caught.value.code == "ruleset.invalid"

@@ -8,6 +8,7 @@ import re
 
 from lxml import etree
 
+from ..errors import RulesetError
 from .schema_model import XSD_NS, SimpleT
 
 __all__ = ["LANGUAGE_PATTERN", "check_value", "collapse"]
@@ -22,6 +23,25 @@ def _builtin_schema(builtin: str) -> etree.XMLSchema:
     return etree.XMLSchema(doc)
 
 
+@functools.lru_cache(maxsize=256)
+def _pattern_schema(patterns: tuple[str, ...]) -> etree.XMLSchema:
+    """One derivation step's pattern facets (a value must match one of them) on an element ``v``: libxml2 judges a
+    value by XSD's own regular expressions (``\\p{L}``, ``\\i``, a literal ``$``), as it does in the document."""
+    xs = f"{{{XSD_NS}}}"
+    schema = etree.Element(xs + "schema", nsmap={"xs": XSD_NS})
+    simple = etree.SubElement(etree.SubElement(schema, xs + "element", name="v"), xs + "simpleType")
+    restriction = etree.SubElement(simple, xs + "restriction", base="xs:string")
+    for pattern in patterns:
+        etree.SubElement(restriction, xs + "pattern", value=pattern)
+    return etree.XMLSchema(schema)
+
+
+def _accepts(schema: etree.XMLSchema, value: str) -> bool:
+    probe = etree.Element("v")
+    probe.text = value
+    return schema.validate(probe)
+
+
 def collapse(value: str) -> str:
     return " ".join(value.split())
 
@@ -34,16 +54,13 @@ def check_value(st: SimpleT, raw: str) -> tuple[str, str] | None:
         else (re.sub(r"[\t\n\r]", " ", raw) if st.builtin == "normalizedString" else collapse(raw))
     )
     for step in st.patterns:
-        ok = False
-        for p in step:
-            try:
-                if re.fullmatch(_xsd_regex(p), value):
-                    ok = True
-                    break
-            except re.error:
-                ok = True
-                break
-        if not ok:
+        try:
+            schema = _pattern_schema(tuple(step))
+        except etree.XMLSchemaParseError as exc:  # the schema loaded, so its model misread the pattern: never "valid"
+            raise RulesetError(
+                "ruleset.invalid", f"the XSD pattern '{'|'.join(step)}' of type {st.name} cannot be compiled: {exc}"
+            ) from None
+        if not _accepts(schema, value):
             return (
                 "cvc-pattern-valid",
                 "Value '{}' is not facet-valid with respect to pattern '{}' for type '{}'.".format(
@@ -52,10 +69,7 @@ def check_value(st: SimpleT, raw: str) -> tuple[str, str] | None:
             )
     if st.variety == "atomic" and st.builtin not in _STRINGISH | {"token"}:
         try:
-            schema = _builtin_schema(st.builtin)
-            probe = etree.Element("v")
-            probe.text = value
-            if not schema.validate(probe):
+            if not _accepts(_builtin_schema(st.builtin), value):
                 if st.builtin == "language":
                     return (
                         "cvc-pattern-valid",
@@ -95,12 +109,3 @@ def check_value(st: SimpleT, raw: str) -> tuple[str, str] | None:
             "It must be a value from the enumeration.".format(value, ", ".join(f["enumeration"])),
         )
     return None
-
-
-def _xsd_regex(p: str) -> str:
-    """Best-effort translation of an XSD regular expression to Python ``re`` syntax."""
-    out = p.replace("\\i", "[A-Za-z_:]").replace("\\I", "[^A-Za-z_:]")
-    out = out.replace("\\c", "[-.0-9A-Za-z_:]").replace("\\C", "[^-.0-9A-Za-z_:]")
-    out = re.sub(r"\\p\{[^}]*\}", ".", out)
-    out = re.sub(r"\\P\{[^}]*\}", ".", out)
-    return out
