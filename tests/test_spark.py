@@ -26,6 +26,7 @@ from einvoice_validate.spark import (
     FINDING_TYPE,
     RESULT_FIELDS,
     explode_findings,
+    result_arrow_schema,
     result_schema,
     rules_archive,
     validate_column,
@@ -126,6 +127,28 @@ def test_result_schema_is_explicit() -> None:
     assert schema.fieldNames()[0] == "path"
     assert schema.fieldNames()[1:] == [f.name for f in RESULT_FIELDS]
     assert schema["findings"].dataType.simpleString().startswith("array<struct<ruleId:string,severity:string")
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_the_result_columns_keep_their_arrow_types(large: bool) -> None:
+    """PySpark's mapping gives the Arrow types the hand-written one gave before issue 46 (spelled out here)."""
+    import pyarrow as pa
+    from pyspark.sql import types as T
+
+    def arrow(dtype: T.DataType) -> pa.DataType:
+        if isinstance(dtype, T.ArrayType):
+            return pa.list_(pa.field("element", arrow(dtype.elementType), dtype.containsNull))
+        if isinstance(dtype, T.MapType):
+            key = pa.field("key", arrow(dtype.keyType), False)
+            return pa.map_(key, pa.field("value", arrow(dtype.valueType), dtype.valueContainsNull))
+        if isinstance(dtype, T.StructType):
+            return pa.struct([pa.field(f.name, arrow(f.dataType), f.nullable) for f in dtype.fields])
+        string, binary = (pa.large_string(), pa.large_binary()) if large else (pa.string(), pa.binary())
+        simple = {T.StringType: string, T.BinaryType: binary, T.BooleanType: pa.bool_(), T.LongType: pa.int64()}
+        return {**simple, T.DoubleType: pa.float64()}[type(dtype)]
+
+    want = pa.schema([pa.field(f.name, arrow(f.dataType), f.nullable) for f in RESULT_FIELDS])
+    assert result_arrow_schema(large).equals(want, check_metadata=True)
 
 
 # --- the same findings as validate_many -----------------------------------------------------------------------

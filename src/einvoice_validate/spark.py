@@ -67,6 +67,7 @@ except ImportError:
 from pydantic import BaseModel
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import to_arrow_schema
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -564,7 +565,7 @@ def _validate_batches(
         large = pa.types.is_large_binary(batch.schema.field(column).type) or pa.types.is_large_string(
             batch.schema.field(column).type
         )
-        result_fields = [pa.field(f.name, _arrow_type(f.dataType, large), f.nullable) for f in RESULT_FIELDS]
+        results_schema = result_arrow_schema(large)
         documents = batch.column(column).to_pylist()
         rows: list[dict[str, Any]] = [{}] * len(documents)
         sources: list[bytes] = []
@@ -586,10 +587,10 @@ def _validate_batches(
                 rows[where[result.index]] = row or {}
         except RulesetError as exc:
             raise RulesetError(exc.code, _on_executor(exc.detail, home, origin)) from exc
-        results = pa.RecordBatch.from_pylist(rows, schema=pa.schema(result_fields))
+        results = pa.RecordBatch.from_pylist(rows, schema=results_schema)
         key_fields = [batch.schema.field(k) for k in keys]
         yield pa.RecordBatch.from_arrays(
-            [*(batch.column(k) for k in keys), *results.columns], schema=pa.schema([*key_fields, *result_fields])
+            [*(batch.column(k) for k in keys), *results.columns], schema=pa.schema([*key_fields, *results_schema])
         )
 
 
@@ -634,25 +635,7 @@ def _text_bytes(text: str) -> bytes:
         ) from None
 
 
-def _arrow_type(dtype: DataType, large: bool) -> pa.DataType:
-    """The Arrow type Spark expects back for ``dtype`` (large strings when Spark sends large types)."""
-    import pyarrow as pa  # see _validate_batches
-
-    if isinstance(dtype, StringType):
-        return pa.large_string() if large else pa.string()
-    if isinstance(dtype, BinaryType):
-        return pa.large_binary() if large else pa.binary()
-    if isinstance(dtype, BooleanType):
-        return pa.bool_()
-    if isinstance(dtype, LongType):
-        return pa.int64()
-    if isinstance(dtype, DoubleType):
-        return pa.float64()
-    if isinstance(dtype, ArrayType):
-        return pa.list_(pa.field("element", _arrow_type(dtype.elementType, large), dtype.containsNull))
-    if isinstance(dtype, MapType):
-        key = pa.field("key", _arrow_type(dtype.keyType, large), False)
-        return pa.map_(key, pa.field("value", _arrow_type(dtype.valueType, large), dtype.valueContainsNull))
-    if isinstance(dtype, StructType):
-        return pa.struct([pa.field(f.name, _arrow_type(f.dataType, large), f.nullable) for f in dtype.fields])
-    raise TypeError(f"no Arrow type for {dtype.simpleString()}")
+def result_arrow_schema(large: bool) -> pa.Schema:
+    """The Arrow form Spark expects back for :data:`RESULT_FIELDS`, by PySpark's own mapping (large strings and
+    binaries when Spark sends large types)."""
+    return to_arrow_schema(StructType(list(RESULT_FIELDS)), prefers_large_types=large)
