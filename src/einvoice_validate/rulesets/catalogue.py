@@ -8,6 +8,7 @@ sits above the registry and the preparation (it reads installed stylesheets and 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -15,12 +16,13 @@ from pathlib import Path
 from lxml import etree
 
 from .._toml import toml_value
-from ..messages import PLACEHOLDER, SAME_TEXT_ALLOWED, Catalogue, Variant, split_label, terms_in
+from ..messages import PLACEHOLDER, SAME_TEXT_ALLOWED, Catalogue, Lang, Variant, split_label, terms_in
 from .prepare import assigned_id
 from .registry import Registry
 
 __all__ = [
     "NATIONAL_PACKS",
+    "Analogy",
     "catalogue_problems",
     "family_file",
     "official_rule_texts",
@@ -169,3 +171,150 @@ def write_catalogue_file(path: Path, entries: Mapping[str, Sequence[Variant]]) -
             lines.append("")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines), encoding="utf-8")
+
+
+# --- filling what is missing from the catalogue itself (tools/catalogue.py fill) -----------------------------
+
+_SLOT = re.compile(
+    r"(?P<P>\{\d+\})"
+    r"|(?P<Q>'[^']*'|\"[^\"]*\"|“[^”]*”|\u2018[^\u2019]*\u2019|„[^“]*“)"
+    r"|(?P<T>\bB[TG]-(?:[Xx]-)?\d+\b)"
+    r"|(?P<A>@[A-Za-z_][\w:.-]*)"
+    r"|(?P<X>\b[a-z]+:[A-Za-z_][\w.-]*)"
+    r"|(?P<C>\b(?:[A-Z]\w* )*[A-Z][a-z0-9]+[A-Z]\w*(?: [A-Z]\w*)*\b)"
+    r"|(?P<N>\b\d+(?:[.,]\d+)?\b)"
+)
+"""The parts of an official text a translation repeats as they are: runtime values (``{1}``), quoted values,
+business terms, attributes, prefixed or CamelCase element names (a UBL path of names, which a translation may
+join with ``/``), numbers. Two texts that differ only in these have the same *shape*."""
+
+_MARK = re.compile("\x01(.)(.)\x02", re.S)
+_NEEDS: dict[str, tuple[str, ...]] = {"en": ("de",), "de": ("en",), "fr": ("en", "de"), "ro+en": ("de",)}
+"""The texts a variant needs besides its official one, by the official text's language."""
+
+
+def _shape(text: str) -> tuple[str, tuple[str, ...]]:
+    values: list[str] = []
+
+    def slot(m: re.Match[str]) -> str:
+        values.append(m.group())
+        return f"\0{m.lastgroup}"
+
+    return _SLOT.sub(slot, text), tuple(values)
+
+
+def _template(translation: str, values: Sequence[str]) -> str | None:
+    """``translation`` with each value of its official text marked (index, and how a path's names are joined:
+    ``" "``, ``"/"``, or ``"?"`` for a one-word value); None if a value is not in it as it is."""
+    out = translation
+    for i in sorted(range(len(values)), key=lambda i: -len(values[i])):
+        value, first = values[i], chr(0x100 + values.index(values[i]))
+        joined = value.replace(" ", "/")
+        if value in out:
+            out = out.replace(value, f"\x01{first}{' ' if ' ' in value else '?'}\x02")
+        elif " " in value and joined in out:
+            out = out.replace(joined, f"\x01{first}/\x02")
+        elif f"\x01{first}" not in out:
+            return None
+    return out
+
+
+def _apply(template: str, values: Sequence[str]) -> str | None:
+    unsure = False
+
+    def value(m: re.Match[str]) -> str:
+        nonlocal unsure
+        text, joiner = values[ord(m.group(1)) - 0x100], m.group(2)
+        if " " in text and joiner == "?":  # the donor's name was one word: how a path is joined is not known
+            unsure = True
+        return text.replace(" ", joiner) if joiner in " /" else text
+
+    out = _MARK.sub(value, template)
+    return None if unsure else out
+
+
+class Analogy:
+    """Texts for official texts the catalogue does not translate yet, from the catalogue alone (the one source of
+    the project's translations): the same official text elsewhere in the catalogue, else the translations of the
+    texts of the same *shape* (:data:`_SLOT`: "Element 'ram:ID' must occur exactly 1 times." and "Element
+    'ram:Name' must occur exactly 2 times.") with this text's values put in, when most of them agree on one.
+    What neither gives is left to a translator (``tools/catalogue.py fill`` lists it)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self._same: dict[tuple[str, str, str], set[str | tuple[str, ...] | None]] = {}
+        self._donors: dict[tuple[str, str, str], list[tuple[str, tuple[str, ...]]]] = {}
+        self._words: dict[str, set[str]] = {}
+        for variants in catalogue.entries.values():
+            for v in variants:
+                for name in (*_NEEDS[v.lang], "terms"):
+                    self._same.setdefault((v.official, v.lang, name), set()).add(getattr(v, name))
+                shape, values = _shape(v.official)
+                for name in _NEEDS[v.lang]:
+                    text = getattr(v, name)
+                    template = _template(text, values) if text else None
+                    if template is not None:
+                        self._donors.setdefault((shape, v.lang, name), []).append((template, values))
+                halves = v.official.partition(" #")[::2] if v.lang == "ro+en" else (v.official,)
+                for lang, half in zip(("ro", "en") if v.lang == "ro+en" else (v.lang,), halves, strict=True):
+                    self._words.setdefault(lang, set()).update(_words(half))
+        everywhere = dict(self._words)
+        for lang, words in everywhere.items():  # only the words no other language's official texts have
+            self._words[lang] = words.difference(*(w for other, w in everywhere.items() if other != lang))
+
+    def language(self, official: str) -> Lang:
+        """The language of a new official text (a ``lang`` of the catalogue), by the words only one language's
+        official texts have; ``ro+en`` for CIUS-RO's "Romanian #English"."""
+        words = _words(official)
+        score = {lang: len(words & vocabulary) for lang, vocabulary in self._words.items()}
+        best = max(sorted(score), key=score.__getitem__, default="en")
+        if " #" in official and score.get("ro", 0) > 0:
+            return "ro+en"
+        return "de" if best == "de" and score[best] else "fr" if best == "fr" and score[best] else "en"
+
+    def text(self, official: str, lang: str, name: str) -> str | None:
+        """The ``name`` text (``en``, ``de``) of ``official`` (in ``lang``), or None."""
+        # A translation may name a business term the official text does not (FNFE-MPE's French rules say which
+        # term from their rule id): such a text is no model for another rule's.
+        terms = set(terms_in(official))
+        same = self._same.get((official, lang, name), set())
+        if len(same) == 1 and isinstance(text := next(iter(same)), str) and text and set(terms_in(text)) <= terms:
+            return text
+        shape, values = _shape(official)
+        votes: dict[str, int] = {}
+        for template, donor_values in self._donors.get((shape, lang, name), ()):
+            out = _apply(template, values) if len(donor_values) == len(values) else None
+            if out is not None and set(terms_in(out)) <= terms:
+                votes[out] = votes.get(out, 0) + 1
+        ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+        if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+            return None  # one donor, or a tie: a translator decides
+        return ranked[0][0]
+
+    def complete(self, variant: Variant) -> Variant:
+        """``variant`` with its empty texts filled where the catalogue knows them (the terms too, where the same
+        official text has them)."""
+        found: dict[str, str] = {}
+        for name in _NEEDS[variant.lang]:
+            if not getattr(variant, name):
+                text = self.text(variant.official, variant.lang, name)
+                if text:
+                    found[name] = text
+        same = self._same.get((variant.official, variant.lang, "terms"), set())
+        terms = variant.terms
+        if terms is None and len(same) == 1 and isinstance(known := next(iter(same)), tuple):
+            terms = known
+        if not found and terms == variant.terms:
+            return variant
+        return dataclasses.replace(variant, en=found.get("en", variant.en), de=found.get("de", variant.de), terms=terms)
+
+    def new_variant(self, official: str) -> Variant:
+        """A catalogue entry for an official text it does not have: its language, its halves (CIUS-RO), empty
+        texts for the rest (:meth:`complete` fills what the catalogue knows)."""
+        lang = self.language(official)
+        empty = {name: "" for name in _NEEDS[lang]}
+        ro, _, en = official.partition(" #") if lang == "ro+en" else (None, "", empty.get("en"))
+        return Variant(official, lang, en=en.strip() if en else en, de=empty.get("de"), ro=ro.strip() if ro else ro)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W\d_]{3,}", text.lower()))
