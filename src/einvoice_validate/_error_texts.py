@@ -1,11 +1,14 @@
-"""The texts of the library's errors in English and German: an error code's general meaning (the project's
-catalogue, ``rulesets/messages/project.toml``) and the German of the details the library writes.
+"""The texts of the library's errors in English and German: an error code's general meaning and the details the
+library writes, both from the project's catalogue (``rulesets/messages/project.toml`` and ``errors.toml``).
 
-An error's ``detail`` is English by contract (:mod:`einvoice_validate.errors`); :func:`detail_in` gives the German
-of the details the library writes (parse, limits, profiles), piece by piece, and leaves anything else (an operating
-system's or libxml2's own words) as it is. :func:`error_message` makes of a detail an error's message in both
-languages, the specific cause first, one sentence each (``EInvoiceValidateError.message``, the reports, the CLI);
-:func:`error_object` is its wire form (the CLI's ``json``/``jsonl`` rows, ``to_dict()``).
+An error is raised as a code plus a :class:`Detail`: a key of the catalogue and its values. The catalogue renders it
+in both languages (:meth:`~einvoice_validate.messages.Catalogue.render_code`), so the English can be reworded in
+the catalogue without losing the German, and nothing reads English back. An error's ``detail`` is the English
+(:mod:`einvoice_validate.errors`); a detail given as plain text (an operating system's or a parser's own words) has
+no German of its own and is followed by the code's general meaning in German. :func:`error_message` makes of a
+detail an error's message in both languages, the specific cause first, one sentence each
+(``EInvoiceValidateError.message``, the reports, the CLI); :func:`error_object` is its wire form (the CLI's
+``json``/``jsonl`` rows, ``to_dict()``).
 
 This module sits below the exception tree: :mod:`~einvoice_validate.errors` renders its messages with it, and the
 reports' words (:mod:`einvoice_validate.reports.words`) and the wire format (:mod:`einvoice_validate.wire`) take
@@ -14,6 +17,7 @@ their error texts from here. It imports only the runtime catalogue and the ``Mes
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from functools import cache
@@ -22,7 +26,7 @@ from typing import Any
 from .findings import Message
 from .messages import catalogue
 
-__all__ = ["detail_in", "error_message", "error_object", "message_for_code", "sentence"]
+__all__ = ["Detail", "detail_in", "error_message", "error_object", "message_for_code", "os_reason", "sentence"]
 
 
 def message_for_code(code: str) -> Message:
@@ -32,6 +36,48 @@ def message_for_code(code: str) -> Message:
     except KeyError:
         return Message(en=code, de=code)
 
+
+class Detail:
+    """What went wrong, as a key of the catalogue (``rulesets/messages/errors.toml``) and its values; a value may be
+    a detail itself (``Detail("detail.this-is", Detail("kind.pdf"), ...)``), rendered in the same language.
+
+    ``InputError("document.unreadable", Detail("detail.nested-levels", 200), reason="depth")``: the error's
+    ``detail`` is the English, its message both languages."""
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, *values: object) -> None:
+        self.key = key
+        self.values: tuple[str | Detail, ...] = tuple(v if isinstance(v, Detail) else str(v) for v in values)
+
+    def render(self) -> Message:
+        """The detail in English and German (the values as they are, their own details rendered too)."""
+        parts = [v.render() if isinstance(v, Detail) else Message(en=v, de=v) for v in self.values]
+        return catalogue().render_code(self.key, [p.en for p in parts], de_values=[p.de for p in parts])
+
+    def __str__(self) -> str:
+        return self.render().en
+
+    def __repr__(self) -> str:
+        return f"Detail({', '.join(repr(v) for v in (self.key, *self.values))})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Detail) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.values))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Detail, (self.key, *self.values))
+
+
+def os_reason(exc: OSError) -> str | Detail:
+    """Why the operating system refused: a detail in both languages for the common cases, else its own words."""
+    key = f"os.{errno.errorcode.get(exc.errno or 0, '')}"
+    return Detail(key) if catalogue().variants(key) else str(exc.strerror or exc)
+
+
+# --- LEGACY (removed when every raise site gives a Detail): English details read back into German ---
 
 _KINDS_DE = {
     "a PDF file": "eine PDF-Datei",
@@ -286,11 +332,13 @@ def sentence(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
-def error_message(code: str, detail: str) -> Message:
-    """An error in English and German, the specific cause first: ``detail`` as one sentence in each language
-    (German where the library wrote the detail, :data:`_DETAILS_DE`). The code's general meaning
-    (:func:`message_for_code`) stands in for an empty detail, and follows a detail that
-    has no German form (an operating system's or a parser's own words), so that the German reader gets it too."""
+def error_message(code: str, detail: str | Detail) -> Message:
+    """An error in English and German, the specific cause first: ``detail`` as one sentence in each language. The
+    code's general meaning (:func:`message_for_code`) stands in for an empty detail, and follows a detail given as
+    plain text (an operating system's or a parser's own words), so that the German reader gets it too."""
+    if isinstance(detail, Detail):
+        message = detail.render()
+        return Message(en=sentence(message.en), de=sentence(message.de))
     if not detail.strip():
         return message_for_code(code)
     german = _de(detail)
@@ -298,8 +346,9 @@ def error_message(code: str, detail: str) -> Message:
     return Message(en=sentence(detail), de=de)
 
 
-def error_object(code: str, detail: str) -> dict[str, Any]:
+def error_object(code: str, detail: str | Detail, message: Message | None = None) -> dict[str, Any]:
     """The error object of the CLI's ``json``/``jsonl`` output and of ``to_dict()``:
     ``{"code", "message": {"en", "de"}, "detail"}``, the message saying the specific cause (``detail``) in each
-    language (:func:`error_message`)."""
-    return {"code": code, "message": error_message(code, detail).model_dump(mode="json"), "detail": detail}
+    language (:func:`error_message`, or ``message`` where the caller has it)."""
+    message = message or error_message(code, detail)
+    return {"code": code, "message": message.model_dump(mode="json"), "detail": str(detail)}

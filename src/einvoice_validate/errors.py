@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING
 
 # The texts (a leaf below this module: the catalogue's meaning of each code, the German of the details). An error's
 # message and wire form are rendered there; the tree itself holds no text but the English ``detail``.
+from ._error_texts import Detail, error_object, message_for_code, os_reason
 from ._error_texts import error_message as message_for_error
-from ._error_texts import error_object, message_for_code
 
 if TYPE_CHECKING:
     from .findings import Message
@@ -57,6 +57,7 @@ __all__ = [
     "ERROR_CODES",
     "REASONS",
     "RULESET_CODES",
+    "Detail",
     "EInvoiceValidateError",
     "InputError",
     "PoolBusy",
@@ -65,6 +66,7 @@ __all__ = [
     "WorkerDied",
     "message_for_code",
     "message_for_error",
+    "os_reason",
 ]
 
 
@@ -118,31 +120,35 @@ RULESET_CODES: frozenset[str] = frozenset(
 
 
 class EInvoiceValidateError(Exception):
-    """Base class: the input could not be validated. ``code`` is stable, ``detail`` is for humans, ``reason``
-    (or None) says which of the code's cases it is (see the tree above)."""
+    """Base class: the input could not be validated. ``code`` is stable, ``detail`` is for humans (English; given as
+    a :class:`Detail`, a key of the catalogue and its values, it has its German too), ``reason`` (or None) says
+    which of the code's cases it is (see the tree above)."""
 
-    def __init__(self, code: str, detail: str, *, reason: str | None = None) -> None:
-        super().__init__(f"{code}: {detail}")
+    def __init__(self, code: str, detail: str | Detail, *, reason: str | None = None) -> None:
         self.code = code
-        self.detail = detail
+        self.detail = str(detail)
         self.reason = reason
+        self._detail = detail
+        super().__init__(f"{code}: {self.detail}")
 
     def __reduce__(self) -> tuple[object, ...]:
-        # keyword-only ``reason`` survives pickling (the worker processes send errors to the parent)
-        return (_rebuild, (type(self), self.code, self.detail, self.reason))
+        # keyword-only ``reason`` and the detail's key survive pickling (the worker processes send errors)
+        return (_rebuild, (type(self), self.code, self._detail, self.reason))
 
     @property
     def message(self) -> Message:
-        """The specific cause in English and German, one sentence each (``detail``, in German where the library
-        wrote it: :func:`message_for_error`); what the code means in general is :func:`message_for_code`."""
-        return message_for_error(self.code, self.detail)
+        """The specific cause in English and German, one sentence each (:func:`message_for_error`); what the code
+        means in general is :func:`message_for_code`."""
+        return message_for_error(self.code, self._detail)
 
     def to_dict(self) -> dict[str, object]:
         """The wire form used by the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
-        return error_object(self.code, self.detail)
+        return error_object(self.code, self._detail)
 
 
-def _rebuild(cls: type[EInvoiceValidateError], code: str, detail: str, reason: str | None) -> EInvoiceValidateError:
+def _rebuild(
+    cls: type[EInvoiceValidateError], code: str, detail: str | Detail, reason: str | None
+) -> EInvoiceValidateError:
     exc = cls.__new__(cls)
     EInvoiceValidateError.__init__(exc, code, detail, reason=reason)
     return exc

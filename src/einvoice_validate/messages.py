@@ -140,14 +140,16 @@ class Variant:
         return tuple(values)
 
 
-def fill(template: str, values: Sequence[str]) -> str:
-    """Put runtime values into ``{n}`` placeholders; a missing value becomes empty."""
+def fill(template: str, values: Sequence[str], *, fold: bool = True) -> str:
+    """Put runtime values into ``{n}`` placeholders; a missing value becomes empty. ``fold``: white space runs become
+    one space (a rule's text; an error's detail keeps its values as they are)."""
 
     def value(m: re.Match[str]) -> str:
         n = int(m.group(1))
         return values[n - 1] if 0 < n <= len(values) else ""
 
-    return " ".join(PLACEHOLDER.sub(value, template).split())
+    text = PLACEHOLDER.sub(value, template)
+    return " ".join(text.split()) if fold else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,13 +240,17 @@ class Catalogue:
                 )
         return Rendered(Message(en=body, de=body), terms_in(body), None)
 
-    def render_code(self, code: str, values: Sequence[str] = (), variant: int = 0) -> Message:
-        """The message of one of the project's own codes (``rulesets/messages/project.toml``)."""
+    def render_code(
+        self, code: str, values: Sequence[str] = (), variant: int = 0, *, de_values: Sequence[str] | None = None
+    ) -> Message:
+        """The message of one of the project's own codes (``rulesets/messages/project.toml``), or of an error's
+        detail (``errors.toml``: ``de_values``, the values in German where they differ, and kept as they are)."""
         variants = self.variants(code)
         if len(variants) <= variant:
             raise KeyError(f"{code} has no catalogue entry {variant}")
-        v = variants[variant]
-        return Message(en=fill(v.text("en") or "", values), de=fill(v.text("de") or "", values))
+        v, fold = variants[variant], de_values is None
+        en = fill(v.text("en") or "", values, fold=fold)
+        return Message(en=en, de=fill(v.text("de") or "", values if fold else de_values or (), fold=fold))
 
 
 def _variant(rule_id: str, raw: Mapping[str, object]) -> Variant:

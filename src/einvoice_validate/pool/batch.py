@@ -47,7 +47,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import Unpack
 
-from ..errors import EInvoiceValidateError, RulesetError, WorkerDied, message_for_error
+from ..errors import EInvoiceValidateError, RulesetError, WorkerDied
 from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
@@ -87,17 +87,14 @@ class BatchError(_Model):
     code: str
     detail: str
     reason: str | None = None
-
-    @property
-    def message(self) -> Message:
-        """The specific cause in English and German, one sentence each (as ``EInvoiceValidateError.message``)."""
-        return message_for_error(self.code, self.detail)
+    message: Message
+    """The specific cause in English and German, one sentence each (``EInvoiceValidateError.message``)."""
 
     def to_dict(self) -> dict[str, object]:
         """The wire form of the CLI's ``json``/``jsonl`` output (``{"code", "message", "detail"}``)."""
         from ..wire import error_object  # the json rows' form: off the CLI's start (http)
 
-        return error_object(self.code, self.detail)
+        return error_object(self.code, self.detail, self.message)
 
 
 class BatchResult(_Model):
@@ -434,7 +431,7 @@ def _name_of(source: object, index: int) -> str:
 
 
 def _error_result(index: int, name: str, exc: EInvoiceValidateError) -> BatchResult:
-    error = BatchError(code=exc.code, detail=exc.detail, reason=exc.reason)
+    error = BatchError(code=exc.code, detail=exc.detail, reason=exc.reason, message=exc.message)
     return BatchResult(index=index, source=name, report=None, error=error)
 
 

@@ -28,7 +28,7 @@ def row(outcome: Outcome, *, timings: bool = False) -> dict[str, Any]:
         "accepted": report.accepted if report else None,
         "engine": report.engine if report else None,
         "findings": [f.model_dump(mode="json", by_alias=True) for f in outcome.findings],
-        "error": error_object(error.code, error.detail) if error else None,
+        "error": error_object(error.code, error.detail, error.message) if error else None,
     }
     if report is not None and report.pdf is not None:  # only for a PDF: what its envelope said
         out["pdf"] = report.pdf.model_dump(mode="json", by_alias=True)
