@@ -26,7 +26,16 @@ from typing import Any
 from .findings import Message
 from .messages import catalogue
 
-__all__ = ["Detail", "detail_in", "error_message", "error_object", "message_for_code", "os_reason", "sentence"]
+__all__ = [
+    "Detail",
+    "detail_in",
+    "detail_or",
+    "error_message",
+    "error_object",
+    "message_for_code",
+    "os_reason",
+    "sentence",
+]
 
 
 def message_for_code(code: str) -> Message:
@@ -71,10 +80,14 @@ class Detail:
         return (Detail, (self.key, *self.values))
 
 
+def detail_or(key: str, text: str) -> str | Detail:
+    """The catalogue's detail ``key`` where the catalogue has it (in both languages), else ``text`` as it is."""
+    return Detail(key) if catalogue().variants(key) else text
+
+
 def os_reason(exc: OSError) -> str | Detail:
     """Why the operating system refused: a detail in both languages for the common cases, else its own words."""
-    key = f"os.{errno.errorcode.get(exc.errno or 0, '')}"
-    return Detail(key) if catalogue().variants(key) else str(exc.strerror or exc)
+    return detail_or(f"os.{errno.errorcode.get(exc.errno or 0, '')}", str(exc.strerror or exc))
 
 
 # --- LEGACY (removed when every raise site gives a Detail): English details read back into German ---

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 # The texts (a leaf below this module: the catalogue's meaning of each code, the German of the details). An error's
 # message and wire form are rendered there; the tree itself holds no text but the English ``detail``.
-from ._error_texts import Detail, error_object, message_for_code, os_reason
+from ._error_texts import Detail, detail_or, error_object, message_for_code, os_reason
 from ._error_texts import error_message as message_for_error
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ __all__ = [
     "ProfileError",
     "RulesetError",
     "WorkerDied",
+    "detail_or",
     "message_for_code",
     "message_for_error",
     "os_reason",

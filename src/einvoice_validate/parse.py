@@ -22,7 +22,7 @@ from lxml import etree
 from . import hardened
 from .envelopes import is_pdf
 from .envelopes.sbdh import SBDH_NS, detach, is_sbdh, unwrap_sbdh
-from .errors import InputError
+from .errors import Detail, InputError, detail_or, os_reason
 from .limits import DEFAULT_LIMITS, Limits
 from .syntaxes import DocumentKind, Syntaxes, bundled
 
@@ -123,8 +123,7 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
         if isinstance(source, str) and _looks_like_xml_text(source):
             raise InputError(
                 "request.unreadable",
-                "a str is taken as a path, and this one looks like XML text; pass the document as bytes "
-                "(e.g. text.encode()) or a path",
+                Detail("detail.str-looks-like-xml"),
                 reason="type",
             )
         path = Path(source)
@@ -137,24 +136,20 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
                 data = fh.read(cap + 1)
         except OSError as exc:
             shown = name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
-            raise InputError("request.unreadable", f"cannot read {shown}: {exc.strerror or exc}", reason="io") from exc
+            raise InputError(
+                "request.unreadable", Detail("detail.cannot-read", shown, os_reason(exc)), reason="io"
+            ) from exc
     elif hasattr(source, "read"):
         name = getattr(source, "name", None)
         name = name if isinstance(name, str) else None
         try:
             data = _read_capped(source, cap)
         except OSError as exc:
-            raise InputError("request.unreadable", f"cannot read the stream: {exc}", reason="io") from exc
+            raise InputError("request.unreadable", Detail("detail.cannot-read-stream", exc), reason="io") from exc
         if not isinstance(data, bytes):
-            raise InputError(
-                "request.unreadable", "the file object must be opened in binary mode", reason="text-stream"
-            )
+            raise InputError("request.unreadable", Detail("detail.text-stream"), reason="text-stream")
     else:
-        raise InputError(
-            "request.unreadable",
-            f"cannot validate a {type(source).__name__}: pass bytes, a path or a binary file",
-            reason="type",
-        )
+        raise InputError("request.unreadable", Detail("detail.source-type", type(source).__name__), reason="type")
     if len(data) > cap:
         raise _too_large(len(data), cap)
     return data, name
@@ -185,9 +180,7 @@ def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int) -> bytes:
 
 
 def _too_large(size: int, cap: int) -> InputError:
-    return InputError(
-        "invoice.too-large", f"the document has {size} bytes or more; the limit is {cap} bytes", reason="bytes"
-    )
+    return InputError("invoice.too-large", Detail("detail.too-many-bytes", size, cap), reason="bytes")
 
 
 @lru_cache(maxsize=8)
@@ -197,22 +190,22 @@ def _depth_probe(max_depth: int) -> etree.XPath:
 
 
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
-    (b"%PDF-", "a PDF file"),
-    (b"PK\x03\x04", "a ZIP archive"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"\xd0\xcf\x11\xe0", "an MS Office (OLE) file"),
+    (b"%PDF-", "kind.pdf"),
+    (b"PK\x03\x04", "kind.zip"),
+    (b"\x89PNG", "kind.png"),
+    (b"\xff\xd8\xff", "kind.jpeg"),
+    (b"GIF8", "kind.gif"),
+    (b"\xd0\xcf\x11\xe0", "kind.ole"),
 )
 
 
-def _what_it_looks_like(data: bytes) -> str | None:
+def _what_it_looks_like(data: bytes) -> Detail | None:
     head = data.lstrip()[:16]
     for signature, kind in _SIGNATURES:
         if data.startswith(signature):
-            return kind
+            return Detail(kind)
     if head.startswith((b"{", b"[")):
-        return "JSON, not XML"
+        return Detail("kind.json")
     return None
 
 
@@ -222,12 +215,10 @@ def _parse_counting(data: bytes, max_elements: int) -> etree._Element:
     events = hardened.iterparse(io.BytesIO(data), events=("start",))
     for count, _ in enumerate(events, start=1):
         if count > max_elements:
-            raise InputError(
-                "invoice.too-large", f"the document has more than {max_elements} elements", reason="elements"
-            )
+            raise InputError("invoice.too-large", Detail("detail.too-many-elements", max_elements), reason="elements")
     root: etree._Element | None = events.root
     if root is None:
-        raise InputError("document.unreadable", "the document has no root element", reason="not-xml")
+        raise InputError("document.unreadable", Detail("detail.no-root"), reason="not-xml")
     return root
 
 
@@ -239,27 +230,24 @@ def _parse(data: bytes, limits: Limits) -> etree._Element:
             return _parse_counting(data, limits.max_elements)
         return etree.fromstring(data, hardened.parser())
     except hardened.ExternalReferenceRefused as exc:  # never reached while OPTIONS hold (defence in depth)
-        raise InputError("document.unreadable", _DOCTYPE_REFUSED, reason="doctype") from exc
+        raise InputError("document.unreadable", Detail("detail.doctype"), reason="doctype") from exc
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         if "Excessive depth" in (exc.msg or ""):
-            raise InputError(
-                "document.unreadable", f"elements are nested too deeply (line {line})", reason="depth"
-            ) from exc
+            raise InputError("document.unreadable", Detail("detail.nested-line", line), reason="depth") from exc
         kind = _what_it_looks_like(data)
-        prefix = f"this is {kind}; " if kind else ""
         # libxml2 ends its message with the position, which the detail already gives
         said = _POSITION_SUFFIX.sub("", exc.msg or "")
+        detail = Detail("detail.not-well-formed", line, column, said)
         raise InputError(
             "document.unreadable",
-            f"{prefix}not well-formed XML at line {line}, column {column}: {said}",
+            Detail("detail.this-is", kind, detail) if kind else detail,
             reason="not-xml",
         ) from exc
     except ValueError as exc:  # e.g. lxml refusing an unknown encoding
-        raise InputError("document.unreadable", f"not readable as XML: {exc}", reason="encoding") from exc
+        raise InputError("document.unreadable", Detail("detail.not-xml", exc), reason="encoding") from exc
 
 
-_DOCTYPE_REFUSED = "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)"
 _POSITION_SUFFIX = re.compile(r",\s*line \d+, column \d+\s*$")
 _XINCLUDE_TAGS = tuple(f"{{{ns}}}*" for ns in _XINCLUDE_NAMESPACES)
 
@@ -282,21 +270,19 @@ def _long_attribute_probe(limit: int) -> etree.XPath:
 def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> None:
     """Refuse XInclude and anything beyond the structural limits (each probe runs in libxml2, in C)."""
     if _depth_probe(limits.max_depth)(tree):
-        raise InputError(
-            "document.unreadable", f"elements are nested deeper than {limits.max_depth} levels", reason="depth"
-        )
+        raise InputError("document.unreadable", Detail("detail.nested-levels", limits.max_depth), reason="depth")
     # The element count was checked while parsing (_parse_counting); a text or attribute value takes at least
     # one byte per character, so only documents larger than the limit need the probes.
     if size > limits.max_text_length and _long_text_probe(limits.max_text_length)(tree):
         raise InputError(
             "invoice.too-large",
-            f"a text node is longer than {limits.max_text_length} characters",
+            Detail("detail.text-too-long", limits.max_text_length),
             reason="text-length",
         )
     if size > limits.max_attribute_length and _long_attribute_probe(limits.max_attribute_length)(tree):
         raise InputError(
             "invoice.too-large",
-            f"an attribute value is longer than {limits.max_attribute_length} characters",
+            Detail("detail.attribute-too-long", limits.max_attribute_length),
             reason="attribute-length",
         )
 
@@ -315,7 +301,7 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | N
         if document.envelope is not None:
             raise InputError(
                 "document.unsupported-type",
-                f"the PDF's {pdf.attachment} is itself an envelope ({document.envelope}), not an invoice",
+                Detail("detail.pdf-envelope-inside", pdf.attachment, document.envelope),
                 reason="envelope",
             )
         return dataclasses.replace(document, envelope="pdf", pdf=pdf)
@@ -324,21 +310,19 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | N
 
 def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) -> Document:
     if not data.strip():
-        raise InputError(
-            "document.unreadable", "the document is empty" if not data else "the document is blank", reason="empty"
-        )
+        raise InputError("document.unreadable", Detail("detail.blank" if data else "detail.empty"), reason="empty")
     hardened.refuse_markup_declarations(data)  # before parsing, in every encoding libxml2 reads
     root = _parse(data, limits)
     tree = root.getroottree()
     if tree.docinfo.doctype:  # type: ignore[attr-defined]  # (lxml-stubs) defence in depth: the prolog scan should have refused it
-        raise InputError("document.unreadable", "the document has a DOCTYPE declaration", reason="doctype")
+        raise InputError("document.unreadable", Detail("detail.doctype-found"), reason="doctype")
     # Nothing here processes XInclude (neither lxml nor Saxon is asked to); refusing it keeps that true for
     # whatever consumes the document next. Namespace URIs may be written with character references, so the
     # probe looks at the parsed tree, not the bytes.
     if _has_xinclude(root):
         raise InputError(
             "document.unreadable",
-            "the document has XInclude elements; they are refused (never resolved)",
+            Detail("detail.xinclude"),
             reason="xinclude",
         )
     _check_structure(tree, len(data), limits)
@@ -349,14 +333,17 @@ def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) ->
     kind = known.roots.get(root.tag) if isinstance(root.tag, str) else None
     refused = known.refused.get(root.tag) if isinstance(root.tag, str) else None
     if refused is not None:
-        raise InputError("document.unsupported-type", refused.detail, reason=refused.reason)
+        detail = detail_or(f"detail.{refused.reason}", refused.detail)  # the bundled ones have their German
+        raise InputError("document.unsupported-type", detail, reason=refused.reason)
     if kind is None:
         qname = etree.QName(root)
-        inside = " inside the StandardBusinessDocument" if envelope else ""
         raise InputError(
             "document.unsupported-type",
-            f"the root element{inside} is {{{qname.namespace or ''}}}{qname.localname}; expected one of: "
-            f"{known.expected()}",
+            Detail(
+                "detail.root-in-sbdh" if envelope else "detail.root",
+                f"{{{qname.namespace or ''}}}{qname.localname}",
+                known.expected(),
+            ),
             reason="root",
         )
     if envelope is not None:
