@@ -28,7 +28,7 @@ from typing import Any
 
 from lxml import etree
 
-from .errors import InputError
+from .errors import Detail, InputError
 
 __all__ = [
     "OPTIONS",
@@ -125,7 +125,7 @@ def _codecs(data: bytes) -> list[str]:
                 continue  # the zero-pattern decodings above already cover what libxml2 does with these
             raise InputError(
                 "document.unreadable",
-                f"the document declares the encoding {declared[:60]}, which is not one this library reads",
+                Detail("detail.encoding-not-read", declared[:60]),
                 reason="encoding",
             ) from None
         if name.startswith(("utf-16", "utf-32")):
@@ -190,6 +190,6 @@ def refuse_markup_declarations(data: bytes) -> None:
         if _declaration_before_root(_pieces(data, codec)):
             raise InputError(
                 "document.unreadable",
-                "the document has a DOCTYPE declaration; DTDs and entities are refused (never resolved)",
+                Detail("detail.doctype"),
                 reason="doctype",
             )

@@ -33,7 +33,7 @@ from lxml import etree
 
 from .. import hardened
 from .._extras import require_dependency
-from ..errors import InputError
+from ..errors import Detail, InputError
 from ..findings import Finding, Flag, PdfEnvelope, severity_of_flag
 from ..limits import DEFAULT_LIMITS, Limits
 from ..messages import catalogue
@@ -64,7 +64,7 @@ _LEVELS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _unreadable(detail: str, reason: str) -> InputError:
+def _unreadable(detail: Detail, reason: str) -> InputError:
     return InputError("document.unreadable", detail, reason=reason)
 
 
@@ -87,9 +87,9 @@ def _open(data: bytes) -> Any:
     try:
         return pikepdf.open(io.BytesIO(data), attempt_recovery=True, suppress_warnings=True)
     except pikepdf.PasswordError as exc:
-        raise _unreadable("the PDF is encrypted and needs a password; it cannot be read", "pdf-encrypted") from exc
+        raise _unreadable(Detail("detail.pdf-encrypted"), "pdf-encrypted") from exc
     except (pikepdf.PdfError, ValueError, RecursionError, OverflowError) as exc:
-        raise _unreadable(f"the PDF cannot be read: {_qpdf_text(exc)}", "pdf-unreadable") from exc
+        raise _unreadable(Detail("detail.pdf-unreadable", _qpdf_text(exc)), "pdf-unreadable") from exc
 
 
 def _name(value: Any) -> str:
@@ -108,12 +108,12 @@ def _filters(stream: Any) -> list[str]:
     return [_name(raw)]
 
 
-def _bounded_bytes(stream: Any, cap: int, what: str) -> bytes:
+def _bounded_bytes(stream: Any, cap: int, what: Detail) -> bytes:
     """The decoded content of ``stream``, refusing more than ``cap`` bytes before producing them."""
     import pikepdf  # see _open: loaded with the first PDF
 
     if not isinstance(stream, pikepdf.Stream):
-        raise _unreadable(f"the PDF's {what} is not a stream", "pdf-structure")
+        raise _unreadable(Detail("detail.pdf-not-a-stream", what), "pdf-structure")
     filters = _filters(stream)
     raw = bytes(stream.read_raw_bytes())
     if not filters:
@@ -123,18 +123,15 @@ def _bounded_bytes(stream: Any, cap: int, what: str) -> bytes:
         try:
             data = inflater.decompress(raw, cap + 1)
         except zlib.error as exc:
-            raise _unreadable(f"the PDF's {what} cannot be decompressed: {exc}", "pdf-unreadable") from exc
+            raise _unreadable(Detail("detail.pdf-not-decompressed", what, exc), "pdf-unreadable") from exc
         if len(data) <= cap and stream.get("/DecodeParms") is not None:
             data = bytes(stream.read_bytes())  # a predictor (never longer than the inflated data just bounded)
     else:
-        raise _unreadable(
-            f"the PDF's {what} is encoded with {'/'.join(filters)}; only FlateDecode or no filter is read",
-            "pdf-filter",
-        )
+        raise _unreadable(Detail("detail.pdf-filter", what, "/".join(filters)), "pdf-filter")
     if len(data) > cap:
         raise InputError(
             "invoice.too-large",
-            f"the PDF's {what} is larger than {cap} bytes once decompressed",
+            Detail("detail.pdf-too-large", what, cap),
             reason="attachment-bytes",
         )
     return data
@@ -158,7 +155,7 @@ def _walk_names(node: Any, limits: Limits) -> Iterator[tuple[str, Any]]:
             seen.add(key)
         if depth > limits.max_pdf_name_tree_depth:
             raise _unreadable(
-                f"the PDF's embedded-files tree is nested deeper than {limits.max_pdf_name_tree_depth} levels",
+                Detail("detail.pdf-tree-depth", limits.max_pdf_name_tree_depth),
                 "pdf-structure",
             )
         names = current.get("/Names")
@@ -168,7 +165,7 @@ def _walk_names(node: Any, limits: Limits) -> Iterator[tuple[str, Any]]:
                 count += 1
                 if count > limits.max_pdf_embedded_files:
                     raise _unreadable(
-                        f"the PDF has more than {limits.max_pdf_embedded_files} embedded files", "pdf-structure"
+                        Detail("detail.pdf-too-many-files", limits.max_pdf_embedded_files), "pdf-structure"
                     )
                 yield str(items[i]), items[i + 1]
         kids = current.get("/Kids")
@@ -211,9 +208,7 @@ def _embedded_files(pdf: Any, limits: Limits) -> list[tuple[str, Any]]:
     if isinstance(af, pikepdf.Array):
         for i, spec in enumerate(af):
             if i >= limits.max_pdf_embedded_files:
-                raise _unreadable(
-                    f"the PDF's /AF array has more than {limits.max_pdf_embedded_files} entries", "pdf-structure"
-                )
+                raise _unreadable(Detail("detail.pdf-af-entries", limits.max_pdf_embedded_files), "pdf-structure")
             add("", spec)
     return found
 
@@ -226,7 +221,7 @@ def _xmp(pdf: Any, limits: Limits) -> dict[str, str]:
     if stream is None:
         return {}
     try:
-        data = _bounded_bytes(stream, limits.max_pdf_xmp_bytes, "XMP metadata")
+        data = _bounded_bytes(stream, limits.max_pdf_xmp_bytes, Detail("part.xmp"))
         hardened.refuse_markup_declarations(data)
         root = etree.fromstring(data, hardened.parser(huge_tree=False))
     except (InputError, etree.XMLSyntaxError, hardened.ExternalReferenceRefused):
@@ -273,33 +268,31 @@ def extract_invoice(data: bytes, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes
                 by_name.setdefault(name.lower(), []).append((name, spec))
             chosen = next((n for n in ATTACHMENT_NAMES if n in by_name), None)
             if chosen is None:
-                listed = ", ".join(sorted(n for n, _ in files)[:10]) or "none"
+                listed = ", ".join(sorted(n for n, _ in files)[:10]) or Detail("part.none")
                 raise InputError(
                     "document.unsupported-type",
-                    f"the PDF holds no ZUGFeRD / Factur-X invoice (embedded files: {listed}; expected one of "
-                    f"{', '.join(ATTACHMENT_NAMES)})",
+                    Detail("detail.pdf-no-invoice", listed, ", ".join(ATTACHMENT_NAMES)),
                     reason="pdf-no-invoice",
                 )
             candidates = by_name[chosen]
             if len(candidates) > 1:
                 raise InputError(
                     "document.unsupported-type",
-                    f"the PDF holds {len(candidates)} embedded files named {chosen}: which one is the invoice is "
-                    "ambiguous",
+                    Detail("detail.pdf-several-invoices", len(candidates), chosen),
                     reason="pdf-several-invoices",
                 )
             name, spec = candidates[0]
             ef = spec.get("/EF")
             stream = None if ef is None else (ef.get("/F") or ef.get("/UF"))
             if stream is None:
-                raise _unreadable(f"the PDF's embedded file {name} has no content stream", "pdf-structure")
-            xml = _bounded_bytes(stream, limits.max_document_bytes, f"embedded file {name}")
+                raise _unreadable(Detail("detail.pdf-no-content", name), "pdf-structure")
+            xml = _bounded_bytes(stream, limits.max_document_bytes, Detail("part.embedded-file", name))
             xmp = _xmp(pdf, limits)
         except InputError:
             raise
         except Exception as exc:  # pikepdf raises many types on broken objects: all are "unreadable"
             raise _unreadable(
-                f"the PDF cannot be read: {type(exc).__name__}: {_qpdf_text(exc)}", "pdf-unreadable"
+                Detail("detail.pdf-unreadable", f"{type(exc).__name__}: {_qpdf_text(exc)}"), "pdf-unreadable"
             ) from exc
         relationship = spec.get("/AFRelationship")
         part, conformance = xmp.get("pdfaid:part"), xmp.get("pdfaid:conformance")

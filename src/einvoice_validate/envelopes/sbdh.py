@@ -10,7 +10,7 @@ import copy
 
 from lxml import etree
 
-from ..errors import InputError
+from ..errors import Detail, InputError
 
 __all__ = ["SBDH_NS", "detach", "is_sbdh", "unwrap_sbdh"]
 
@@ -30,7 +30,7 @@ def unwrap_sbdh(root: etree._Element) -> etree._Element:
     if len(payload) != 1:
         raise InputError(
             "document.unsupported-type",
-            f"the StandardBusinessDocument envelope holds {len(payload)} payload elements; expected one invoice",
+            Detail("detail.sbdh-payload", len(payload)),
             reason="envelope",
         )
     return payload[0]
