@@ -45,7 +45,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator, model_validator
 
-from .errors import ProfileError, RulesetError
+from .errors import Detail, ProfileError, RulesetError
 from .findings import Flag, VersionChoice
 from .france import french_markers
 from .parse import Document, Envelope
@@ -97,7 +97,7 @@ def parse_rules_date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise ProfileError(
-            "request.invalid-parameter", f"the rules date {text!r} is not a date YYYY-MM-DD", reason="rules-date"
+            "request.invalid-parameter", Detail("detail.rules-date", repr(text)), reason="rules-date"
         ) from None
 
 
@@ -326,7 +326,7 @@ class Profile(BaseModel):
             dates = "; ".join(f"{m.key} {m.in_force_text()}" for m in candidates)
             raise ProfileError(
                 "request.invalid-parameter",
-                f"profile {self.name}: no version of {what} is in force on {on.isoformat()} ({dates})",
+                Detail("detail.no-version-in-force", self.name, what, on.isoformat(), dates),
                 reason="rules-date",
             )
         return in_force[-1]
@@ -335,7 +335,7 @@ class Profile(BaseModel):
         """The installed version that runs in place of ``best``: the latest one started by ``on``."""
         usable = [m for m in installed if _start(m) <= on]
         if not usable:
-            raise _not_installed([best.key], home, f"the profile {self.name} needs it on {on}, and no earlier version")
+            raise _not_installed([best.key], home, Detail("detail.needed-no-earlier-version", self.name, on))
         return usable[-1]
 
     def _edition_on(self, on: date, manifests: Mapping[str, Manifest], installed: Installed | None) -> Plan:
@@ -375,7 +375,7 @@ class Profile(BaseModel):
         if chosen is None:
             assert installed is not None  # without a view of the rules home every edition is runnable
             missing = [k for k in (best.key, *self._pinned(best, manifests)) if not has(k)]
-            why = f"the profile {self.name} needs it on {on} (edition {best.key}), and no earlier edition complete"
+            why = Detail("detail.needed-no-earlier-edition", self.name, on, best.key)
             raise _not_installed(missing, installed.home, why)
         source = scenario_source(chosen)
         assert source is not None  # runnable
@@ -440,13 +440,9 @@ def _start(manifest: Manifest) -> date:
     return manifest.valid_from or date.min
 
 
-def _not_installed(keys: list[str], home: Path, why: str) -> RulesetError:
+def _not_installed(keys: list[str], home: Path, why: Detail) -> RulesetError:
     """``ruleset.missing`` for versions in force that nothing installed stands in for (the registry's wording)."""
-    return RulesetError(
-        "ruleset.missing",
-        f"pack {keys[0]} is not installed in {home}; run `einvoice-validate rulesets install {' '.join(keys)}` "
-        f"(download; or --from DIR): {why} is installed",
-    )
+    return RulesetError("ruleset.missing", Detail("detail.versions-not-installed", keys[0], home, " ".join(keys), why))
 
 
 def _reason(best: Manifest, on: date, candidates: list[Manifest]) -> str:
@@ -580,7 +576,7 @@ def match_profile(document: Document, profiles: tuple[Profile, ...]) -> Profile:
         if profile.matches(document):
             return profile
     raise ProfileError(
-        "document.unsupported-type", f"no profile applies to a {document.document_type} document", reason="no-profile"
+        "document.unsupported-type", Detail("detail.no-profile", document.document_type), reason="no-profile"
     )
 
 
@@ -593,7 +589,7 @@ def find_profile(name: str, profiles: tuple[Profile, ...] | None = None) -> Prof
             return profile
     raise ProfileError(
         "request.invalid-parameter",
-        f"unknown profile {name}; known: {', '.join(p.name for p in profiles)}",
+        Detail("detail.unknown-profile", name, ", ".join(p.name for p in profiles)),
         reason="profile-unknown",
     )
 
@@ -606,7 +602,7 @@ def select_profile(document: Document, profiles: tuple[Profile, ...], name: str 
     if profile.root != document.document_type:
         raise ProfileError(
             "request.invalid-parameter",
-            f"profile {name} is for {profile.root} documents; this one is a {document.document_type}",
+            Detail("detail.profile-mismatch", name, profile.root, document.document_type),
             reason="profile-mismatch",
         )
     return profile

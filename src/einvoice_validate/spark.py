@@ -83,7 +83,7 @@ from pyspark.sql.types import (
 from typing_extensions import Unpack
 
 from ._extras import SetupError, require
-from .errors import EInvoiceValidateError, InputError, RulesetError
+from .errors import Detail, EInvoiceValidateError, InputError, RulesetError
 from .findings import Finding, Report
 from .options import OptionArgs, Options, build_options
 from .pool.batch import BatchValidator
@@ -573,7 +573,7 @@ def _validate_batches(
         for i, document in enumerate(documents):
             try:
                 if document is None:
-                    raise InputError("document.unreadable", f"no document: {column} is null", reason="empty")
+                    raise InputError("document.unreadable", Detail("detail.null-document", column), reason="empty")
                 sources.append(_text_bytes(document) if isinstance(document, str) else document)
                 where.append(i)
             except EInvoiceValidateError as exc:
@@ -629,8 +629,7 @@ def _text_bytes(text: str) -> bytes:
     except UnicodeEncodeError as exc:
         raise InputError(
             "document.unreadable",
-            f"the text has a character ({text[exc.start]!r} at offset {exc.start}) that its declared encoding "
-            f"{encoding} cannot hold",
+            Detail("detail.unencodable", repr(text[exc.start]), exc.start, encoding),
             reason="encoding",
         ) from None
 

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..syntaxes import Syntaxes
 from .configuration import READER_STEPS, SCENARIOS, Scenario, load_scenarios
 from .manifest import Manifest, load_manifests
@@ -235,11 +235,7 @@ class Registry:
             raise RulesetError("ruleset.missing", f"unknown pack {key}; known: {', '.join(sorted(self.manifests))}")
         directory = self.pack_dir(manifest)
         if not directory.is_dir():
-            raise RulesetError(
-                "ruleset.missing",
-                f"pack {key} is not installed in {self.home}; run `einvoice-validate rulesets install` "
-                "(download; or `--from DIR`)",
-            )
+            raise RulesetError("ruleset.missing", Detail("detail.pack-not-installed", key, self.home))
         return InstalledPack(manifest, directory)
 
     def is_installed(self, key: str) -> bool:

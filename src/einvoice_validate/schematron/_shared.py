@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lxml import etree
 
 from ..attachments import LONG_CHARS, long_attachments, replaced, spliced
-from ..errors import InputError
+from ..errors import Detail, InputError
 
 if TYPE_CHECKING:
     from ..parse import Document
@@ -73,7 +73,7 @@ def engine_rejects(reason: object) -> InputError:
     first = " ".join(str(reason).split())[:300]
     return InputError(
         "document.unreadable",
-        f"the XSLT engine's XML parser cannot read the document: {first}",
+        Detail("detail.engine-parser", first),
         reason="engine-parser",
     )
 
