@@ -468,7 +468,7 @@ def load_profiles(path: Path | None = None) -> tuple[Profile, ...]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         profiles = tuple(Profile.model_validate(p) for p in raw["profile"])
     except (OSError, KeyError, tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulesetError("ruleset.invalid", f"cannot read the profiles {path}: {exc}") from exc
+        raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-profiles", path, exc)) from exc
     names = [p.name for p in profiles]
     if len(set(names)) != len(names):
         raise RulesetError("ruleset.invalid", f"duplicate profile names in {path}")
@@ -558,7 +558,7 @@ def load_user_profiles(home: Path, syntaxes: Syntaxes | None = None) -> tuple[Pr
                 raise ValueError(f"profile {user.name} extends {user.extends}, which is no official profile")
             layered.append(user.layered(official[user.extends]))
     except (OSError, tomllib.TOMLDecodeError, ValidationError, ValueError) as exc:
-        raise RulesetError("ruleset.invalid", f"cannot read the user profiles {path}: {exc}") from exc
+        raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-user-profiles", path, exc)) from exc
     if len({p.name for p in layered}) != len(layered):
         raise RulesetError("ruleset.invalid", f"duplicate profile names in {path}")
     return tuple(layered)
@@ -691,7 +691,7 @@ def load_families(path: Path | None = None) -> tuple[Family, ...]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
         return tuple(Family.model_validate(f) for f in raw.get("family", []))
     except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise RulesetError("ruleset.invalid", f"cannot read the families {path}: {exc}") from exc
+        raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-families", path, exc)) from exc
 
 
 def near_miss(

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .._bundled import bundled_dir
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..syntaxes import ANY_SYNTAX, NAME_PATTERN, Syntaxes, bundled
 
 __all__ = [
@@ -311,7 +311,7 @@ def load_manifests(directory: Path | None = None) -> dict[str, Manifest]:
         try:
             manifest = Manifest.model_validate(tomllib.loads(path.read_text(encoding="utf-8")), context=context)
         except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
-            raise RulesetError("ruleset.invalid", f"cannot read the manifest {path}: {exc}") from exc
+            raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-manifest", path, exc)) from exc
         manifests[manifest.key] = manifest
     if not manifests:
         raise RulesetError("ruleset.invalid", f"no pack manifests found under {base}")

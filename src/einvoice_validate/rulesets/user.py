@@ -35,7 +35,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import REASONS, RulesetError
+from ..errors import REASONS, Detail, RulesetError
 from ..syntaxes import SyntaxDeclarationError, Syntaxes, bundled, read_declarations
 from .manifest import Manifest, RuleText, Upstream
 
@@ -145,7 +145,7 @@ def load_user_manifests(home: Path, syntaxes: Syntaxes | None = None) -> dict[st
             if wrong:
                 raise ValueError(f"no document type {', '.join(wrong)} of the syntax {manifest.syntax}")
         except (OSError, tomllib.TOMLDecodeError, ValidationError, ValueError) as exc:
-            raise RulesetError("ruleset.invalid", f"cannot read the user pack manifest {path}: {exc}") from exc
+            raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-user-manifest", path, exc)) from exc
         if (path.parent.name, path.stem) != (manifest.id, manifest.version):
             raise RulesetError(
                 "ruleset.invalid",

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._extras import missing_extra_text
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..rulesets.manifest import bundled_dir
 from ._shared import (
     ERROR_CODE,
@@ -87,7 +87,7 @@ def _engine_entry() -> dict[str, str]:
     try:
         entry = tomllib.loads(path.read_text(encoding="utf-8"))["saxon-he-java"]
     except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
-        raise RulesetError("ruleset.invalid", f"cannot read the engine pin {path}: {exc}") from exc
+        raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-engine-pin", path, exc)) from exc
     return {str(k): str(v) for k, v in entry.items()}
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from ...errors import RulesetError
+from ...errors import Detail, RulesetError
 from ._xslt import _KEPT, _PARSER, PreparationError, _count, _count_assertions, _x
 from .compact_assertions import _compact_assertions, is_compact_call
 from .distribute_union_steps import _distribute_union_steps
@@ -216,7 +216,7 @@ def read_index(pack_dir: Path) -> PreparedIndex | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise RulesetError("ruleset.corrupt", f"cannot read {path}: {exc}") from exc
+        raise RulesetError("ruleset.corrupt", Detail("detail.cannot-read", path, exc)) from exc
     try:
         body = json.loads(raw)
         entries = {
