@@ -315,13 +315,10 @@ def test_ctrl_c_exits_130_without_a_traceback(registry: Registry, shared: Path) 
     ],
 )
 def test_every_parse_detail_has_its_german(data: bytes) -> None:
-    """The details parse.py and profiles.py write are matched by the German table (wording drift fails here)."""
-    from einvoice_validate.reports.words import detail_in
-
+    """The details parse.py and profiles.py write have their German (the catalogue's, errors.toml)."""
     with pytest.raises(EInvoiceValidateError) as info:
         validate(data)
-    german = detail_in(info.value.detail, "de")
-    assert german != info.value.detail, info.value.detail
+    assert info.value.detail[:20] not in info.value.message.de, info.value.detail
 
 
 def _pdf_cases() -> list[bytes]:
@@ -341,9 +338,8 @@ def _pdf_cases() -> list[bytes]:
 
 
 def test_every_pdf_detail_has_its_german() -> None:
-    """The details envelopes/pdf.py writes are matched by the German table too."""
+    """The details envelopes/pdf.py writes have their German too."""
     from einvoice_validate import Limits, Validator
-    from einvoice_validate.reports.words import detail_in
 
     validator = Validator(limits=Limits(max_document_bytes=1_000_000))
     codes = set()
@@ -351,7 +347,7 @@ def test_every_pdf_detail_has_its_german() -> None:
         with pytest.raises(EInvoiceValidateError) as info:
             validator.validate(data)
         codes.add(info.value.reason)
-        assert detail_in(info.value.detail, "de") != info.value.detail, info.value.detail
+        assert info.value.detail[:20] not in info.value.message.de, info.value.detail
     assert len(codes) >= 6, codes
 
 

@@ -1,7 +1,7 @@
 """The words of the reports for people (text, HTML) in English and German.
 
 The words ``show`` shares (:data:`WORDS`, :func:`severity_label`) live below both, in :mod:`einvoice_validate._words`;
-the German of the error details (:func:`detail_in`, :func:`error_message`, :func:`sentence`) lives below the exception
+the German of the error details (:func:`error_message`, :func:`sentence`) lives below the exception
 tree, in :mod:`einvoice_validate._error_texts`. Both are named here too, with the reports' other words.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from .._error_texts import detail_in, error_message, sentence
+from .._error_texts import error_message, sentence
 from .._words import LANGS, WORDS, severity_label
 from ..findings import Severity
 from ..selection import Ignored
@@ -19,7 +19,6 @@ from . import Tally
 __all__ = [
     "LANGS",
     "WORDS",
-    "detail_in",
     "error_message",
     "ignored_groups",
     "ignored_summary",
