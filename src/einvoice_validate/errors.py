@@ -173,7 +173,7 @@ class PoolBusy(EInvoiceValidateError):
 
     retry_after: int = 1
 
-    def __init__(self, detail: str, *, retry_after: int = 1) -> None:
+    def __init__(self, detail: str | Detail, *, retry_after: int = 1) -> None:
         super().__init__("invoice.busy", detail, reason="queue-full")
         self.retry_after = retry_after
 
@@ -182,5 +182,5 @@ class WorkerDied(EInvoiceValidateError):
     """The worker process (or thread) validating the document died (Saxon crash, OOM kill; reason
     ``worker-died``) or was stopped after the document's time limit (reason ``timeout``): ``server.error``."""
 
-    def __init__(self, detail: str, *, reason: str = "worker-died") -> None:
+    def __init__(self, detail: str | Detail, *, reason: str = "worker-died") -> None:
         super().__init__("server.error", detail, reason=reason)

@@ -21,7 +21,7 @@ from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
 
-from .errors import ProfileError
+from .errors import Detail, ProfileError
 from .findings import Severity
 from .limits import DEFAULT_LIMITS, Limits
 from .profiles import all_profiles, find_profile, parse_rules_date
@@ -153,7 +153,7 @@ def rules_date_of(value: object) -> date | None:
         return parse_rules_date(value)
     raise ProfileError(
         "request.invalid-parameter",
-        f"the rules date must be a date or text YYYY-MM-DD, not {type(value).__name__} {value!r}",
+        Detail("detail.rules-date-type", type(value).__name__, repr(value)),
         reason="rules-date",
     )
 
@@ -172,7 +172,7 @@ def _lax(data: dict[str, Any]) -> dict[str, Any]:
         if bad:
             raise ProfileError(
                 "request.invalid-parameter",
-                f"option limits: every limit must be a whole number of at least 1: {', '.join(bad)}",
+                Detail("detail.option-limits", ", ".join(bad)),
                 reason="option",
             )
     return data
@@ -188,6 +188,9 @@ def _invalid(exc: ValidationError) -> ProfileError:
     name = str(error["loc"][0]) if error["loc"] else "options"
     if error["type"] == "extra_forbidden":
         known = ", ".join(Options.model_fields)
-        return ProfileError("request.invalid-parameter", f"unknown option {name!r}; known: {known}", reason="option")
-    detail = f"option {name}: {error['msg'][:1].lower()}{error['msg'][1:]}, not {error.get('input')!r}"
+        return ProfileError(
+            "request.invalid-parameter", Detail("detail.unknown-option", repr(name), known), reason="option"
+        )
+    said = f"{error['msg'][:1].lower()}{error['msg'][1:]}"
+    detail = Detail("detail.option-invalid", name, said, repr(error.get("input")))
     return ProfileError("request.invalid-parameter", detail, reason=_REASONS.get(name, "option"))

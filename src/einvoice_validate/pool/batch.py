@@ -47,7 +47,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import Unpack
 
-from ..errors import EInvoiceValidateError, RulesetError, WorkerDied
+from ..errors import Detail, EInvoiceValidateError, RulesetError, WorkerDied
 from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
@@ -452,7 +452,9 @@ def _as_error(exc: Exception) -> EInvoiceValidateError:
     document does not stop a batch over millions."""
     if isinstance(exc, EInvoiceValidateError):
         return exc
-    return EInvoiceValidateError("server.error", f"unexpected {type(exc).__name__}: {exc}", reason="internal")
+    return EInvoiceValidateError(
+        "server.error", Detail("detail.unexpected", type(exc).__name__, exc), reason="internal"
+    )
 
 
 def _iter_local(validator: Any, sources: Iterable[Source]) -> Iterator[BatchResult]:

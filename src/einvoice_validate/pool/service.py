@@ -45,7 +45,7 @@ from typing import Any
 
 from typing_extensions import Unpack
 
-from ..errors import EInvoiceValidateError, PoolBusy, WorkerDied
+from ..errors import Detail, EInvoiceValidateError, PoolBusy, WorkerDied
 from ..findings import Report
 from ..options import OptionArgs, Options, build_options
 from ..schematron.engines import engine_for
@@ -262,7 +262,7 @@ class Pool:
             except queue.Empty:
                 break
             if job is not None and job.ticket.set_running_or_notify_cancel():
-                job.ticket.set_exception(WorkerDied("the pool was closed before the document was validated"))
+                job.ticket.set_exception(WorkerDied(Detail("detail.pool-closed")))
 
     # --- submitting -------------------------------------------------------------------------------------
 
@@ -287,7 +287,7 @@ class Pool:
             self._queue.put_nowait(job)
         except queue.Full:
             raise PoolBusy(
-                f"{self.queue_size} documents are waiting for {self.workers} workers", retry_after=self.retry_after
+                Detail("detail.pool-busy", self.queue_size, self.workers), retry_after=self.retry_after
             ) from None
         return future
 
@@ -390,7 +390,7 @@ class Pool:
         else:
             log.error("unexpected error validating %s: %s", job.name, outcome)
             future.set_exception(
-                EInvoiceValidateError("server.error", "unexpected error inside the worker", reason="internal")
+                EInvoiceValidateError("server.error", Detail("detail.unexpected-in-worker"), reason="internal")
             )
         self._heap.done()
 

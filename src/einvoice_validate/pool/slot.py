@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import EInvoiceValidateError, RulesetError, WorkerDied
+from ..errors import Detail, EInvoiceValidateError, RulesetError, WorkerDied
 from ..findings import Report
 from .job import Job, Rendered, Validated, produce
 from .worker import Reply, WorkerConfig, WorkerProcess, recv, send
@@ -227,14 +227,12 @@ class ProcessSlot(Slot):
             proc.process.kill()
             self._bury(proc)
             self.timeouts += 1
-            return WorkerDied(
-                f"{job.name} took longer than {self.timeout:g} s; its worker process was stopped", reason="timeout"
-            )
+            return WorkerDied(Detail("detail.timeout-process", job.name, f"{self.timeout:g}"), reason="timeout")
         try:
             reply: Reply = recv(proc.stdout)
         except (EOFError, OSError):
             code = self._bury(proc)
-            return WorkerDied(f"the worker process validating {job.name} died (exit code {code})")
+            return WorkerDied(Detail("detail.worker-process-died", job.name, code))
         _, status, body = reply
         if status == "ok":
             assert isinstance(body, Validated | Rendered)
@@ -295,9 +293,7 @@ def await_ready(proc: WorkerProcess, config: WorkerConfig) -> None:
         reply: Reply = recv(proc.stdout)
     except (EOFError, OSError):
         code = proc.close()
-        raise RulesetError(
-            "ruleset.invalid", f"a worker process died while compiling the packs (exit {code})"
-        ) from None
+        raise RulesetError("ruleset.invalid", Detail("detail.worker-died-compiling", code)) from None
     _, status, body = reply
     if status == "ready":
         return
@@ -365,7 +361,7 @@ class ThreadSlot(Slot):
                 except Exception as exc:  # a document's error, a bug, ThreadDeath after an overrun
                     outcome = exc
                     if self._closing and not isinstance(exc, EInvoiceValidateError):
-                        outcome = WorkerDied(f"the runner was closed while {job.name} was validated")
+                        outcome = WorkerDied(Detail("detail.runner-closed", job.name))
                 if generation != self._generation or not self._finish(job, outcome):
                     self._watchdog.came_back()  # stopped after an overrun: the job was answered already
                     return
@@ -373,7 +369,7 @@ class ThreadSlot(Slot):
                 self.documents += 1
         finally:
             if job is not None and generation == self._generation:  # the thread died holding a document
-                self._finish(job, WorkerDied(f"the thread validating {job.name} died"))
+                self._finish(job, WorkerDied(Detail("detail.worker-thread-died", job.name)))
                 self.start()
             detach_thread()
 
@@ -387,7 +383,7 @@ class ThreadSlot(Slot):
             self.job = self.deadline = None  # answered here: the old thread's own answer will be dropped
             self._watchdog.overran()  # counted before the caller hears of it
             self._spawn()
-        reason = f"{job.name} took longer than {self.timeout:g} s; its validation was stopped"
+        reason = Detail("detail.timeout-thread", job.name, f"{self.timeout:g}")
         self._done(self, job, WorkerDied(reason, reason="timeout"))
         if old is not None:
             self._watchdog.retired.append((old, java))

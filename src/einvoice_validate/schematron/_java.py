@@ -405,7 +405,7 @@ class JavaEngine:
                 executable = compiler.compile(source)
             except jvm.api_exception as exc:
                 details = "; ".join(errors) or str(exc)
-                raise RulesetError("ruleset.invalid", f"cannot compile the stylesheet {path}: {details}") from exc
+                raise RulesetError("ruleset.invalid", Detail("detail.stylesheet-not-compiled", path, details)) from exc
             compiled = JavaStylesheet(jvm, executable, key[0])
             _compiled[key] = compiled
             return compiled

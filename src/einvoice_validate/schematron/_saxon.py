@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ._shared import (
     ERROR_CODE,
     EV_NS,
@@ -178,7 +178,7 @@ def compile_stylesheet(path: Path, checksum: str) -> Stylesheet:
         try:
             executable = xslt.compile_stylesheet(stylesheet_text=wrapper_text(key[0]))
         except PySaxonApiError as exc:
-            raise RulesetError("ruleset.invalid", f"cannot compile the stylesheet {path}: {exc}") from exc
+            raise RulesetError("ruleset.invalid", Detail("detail.stylesheet-not-compiled", path, exc)) from exc
         compiled = Stylesheet(executable, key[0])
         _compiled[key] = compiled
         return compiled

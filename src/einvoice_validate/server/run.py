@@ -13,7 +13,7 @@ from types import FrameType
 import uvicorn
 from starlette.applications import Starlette
 
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..rulesets.registry import Registry
 from .app import Service, create_app
 from .protocol import guarded_protocol
@@ -54,7 +54,7 @@ def serve(settings: ServerSettings) -> bool:
     if not registry.installed():
         raise RulesetError(
             "ruleset.missing",
-            f"no rule packs are installed in {registry.home}: run `einvoice-validate rulesets install` first",
+            Detail("detail.no-packs-installed", registry.home),
         )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     _open_files(settings.max_connections + _SPARE_FILES)

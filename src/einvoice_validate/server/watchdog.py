@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from ..errors import WorkerDied
+from ..errors import Detail, WorkerDied
 
 __all__ = ["Watchdog", "process_state"]
 
@@ -67,7 +67,7 @@ class Watchdog:
         except asyncio.CancelledError:
             if waiting.stalled:
                 raise WorkerDied(
-                    f"a worker stopped running for {self.stall_timeout:g} s while it may have held the document",
+                    Detail("detail.worker-stalled", f"{self.stall_timeout:g}"),
                     reason="stalled",
                 ) from None
             raise

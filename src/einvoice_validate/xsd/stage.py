@@ -10,7 +10,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..attachments import libxml2_base64_valid, long_attachments, replaced
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..findings import Finding, Severity
 from ..locations import Locator
 from ..messages import catalogue
@@ -44,7 +44,7 @@ def _schema(path: Path, checksum: str, catalog: Catalog | None = None) -> tuple[
             try:
                 schema = etree.XMLSchema(etree.parse(str(path), parser))
             except (etree.XMLSchemaParseError, etree.XMLSyntaxError, OSError) as exc:
-                raise RulesetError("ruleset.invalid", f"cannot compile the XML schema {path}: {exc}") from exc
+                raise RulesetError("ruleset.invalid", Detail("detail.xsd-not-compiled", path, exc)) from exc
             cached = _cache[key] = (schema, threading.Lock())
         return cached
 

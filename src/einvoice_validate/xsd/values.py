@@ -8,7 +8,7 @@ import re
 
 from lxml import etree
 
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from .schema_model import XSD_NS, SimpleT
 
 __all__ = ["LANGUAGE_PATTERN", "check_value", "collapse"]
@@ -57,9 +57,7 @@ def check_value(st: SimpleT, raw: str) -> tuple[str, str] | None:
         try:
             schema = _pattern_schema(tuple(step))
         except etree.XMLSchemaParseError as exc:  # the schema loaded, so its model misread the pattern: never "valid"
-            raise RulesetError(
-                "ruleset.invalid", f"the XSD pattern '{'|'.join(step)}' of type {st.name} cannot be compiled: {exc}"
-            ) from None
+            raise RulesetError("ruleset.invalid", Detail("detail.xsd-pattern", "|".join(step), st.name, exc)) from None
         if not _accepts(schema, value):
             return (
                 "cvc-pattern-valid",
