@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast, get_args
 
 from lxml import etree
 
-from ..errors import RulesetError
+from ..errors import Detail, RulesetError
 from ..findings import Flag
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def load_scenarios(path: Path, source_sha256: str) -> dict[str, Scenario]:
             )
         return found
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise RulesetError("ruleset.corrupt", f"{path} is not a usable list of scenarios: {exc}") from exc
+        raise RulesetError("ruleset.corrupt", Detail("detail.scenarios-unusable", path, exc)) from exc
 
 
 def prepare_configuration(pack_dir: Path, manifest: Manifest) -> PreparedIndex:
@@ -140,7 +140,7 @@ def prepare_configuration(pack_dir: Path, manifest: Manifest) -> PreparedIndex:
             raise ValueError(f"its scenarios run {', '.join(unpinned)}, for which the manifest pins no pack")
     except ValueError as exc:
         raise RulesetError(
-            "ruleset.install-failed", f"pack {manifest.key}: cannot read the scenarios of {rel}: {exc}"
+            "ruleset.install-failed", Detail("detail.scenarios-unreadable", manifest.key, rel, exc)
         ) from exc
     out = _to_json(scenarios, hashlib.sha256(data).hexdigest())
     return write_prepared(

@@ -271,9 +271,7 @@ class Manifest(BaseModel):
         """Where the file ``rel`` comes from (see :attr:`sources`)."""
         where = self.sources.get(rel)
         if where is None:
-            raise RulesetError(
-                "ruleset.install-failed", f"pack {self.key} has no download address for {rel}; use --from DIR"
-            )
+            raise RulesetError("ruleset.install-failed", Detail("detail.no-download-address", self.key, rel))
         if where == BUNDLED:
             return Origin("bundled")
         url, _, member = where.partition("#")
@@ -314,5 +312,5 @@ def load_manifests(directory: Path | None = None) -> dict[str, Manifest]:
             raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-manifest", path, exc)) from exc
         manifests[manifest.key] = manifest
     if not manifests:
-        raise RulesetError("ruleset.invalid", f"no pack manifests found under {base}")
+        raise RulesetError("ruleset.invalid", Detail("detail.no-manifests", base))
     return manifests

@@ -64,11 +64,10 @@ class InstalledPack:
         except FileNotFoundError:
             raise RulesetError(
                 "ruleset.missing",
-                f"pack {self.key} has no record of its files ({path}); run `einvoice-validate rulesets install "
-                f"{self.key}` again",
+                Detail("detail.no-record", self.key, path),
             ) from None
         except (OSError, ValueError) as exc:
-            raise RulesetError("ruleset.corrupt", f"pack {self.key}: cannot read {path}: {exc}") from exc
+            raise RulesetError("ruleset.corrupt", Detail("detail.pack-cannot-read", self.key, path, exc)) from exc
         fits = (
             recorded.key == self.key
             and recorded.upstream.archives == self.manifest.upstream.archives
@@ -77,9 +76,7 @@ class InstalledPack:
             and all(recorded.files[rel] == sha for rel, sha in self.manifest.files.items() if sha)
         )
         if not fits:
-            raise RulesetError(
-                "ruleset.corrupt", f"pack {self.key}: {path} is not a record of this pack's pinned archive"
-            )
+            raise RulesetError("ruleset.corrupt", Detail("detail.not-the-pinned-record", self.key, path))
         return recorded.files
 
     def entry(self, name: str) -> Path:
@@ -87,7 +84,7 @@ class InstalledPack:
         try:
             return self.directory / self.manifest.entries[name]
         except KeyError:
-            raise RulesetError("ruleset.invalid", f"pack {self.key} has no entry point {name!r}") from None
+            raise RulesetError("ruleset.invalid", Detail("detail.no-entry-point", self.key, repr(name))) from None
 
     def catalog(self) -> Path | None:
         """An XSD pack's XML catalog (``Manifest.catalog``: its schemas' imports by address, mapped to its files),
@@ -102,14 +99,13 @@ class InstalledPack:
         from .prepare import PREPARATION_VERSION, read_index, step_versions  # 12 ms, off the import of the package
 
         index = read_index(self.directory)
-        reinstall = f"run `einvoice-validate rulesets install {self.key}` again (add `--from DIR` without a network)"
+        reinstall = Detail("detail.reinstall", self.key)
         if index is None:
             raise RulesetError("ruleset.missing", self._not_prepared())
         if index.version != PREPARATION_VERSION:
             raise RulesetError(
                 "ruleset.missing",
-                f"pack {self.key} was prepared by preparation version {index.version}, this library needs "
-                f"{PREPARATION_VERSION}; {reinstall}",
+                Detail("detail.prepared-by-version", self.key, index.version, PREPARATION_VERSION, reinstall),
             )
         steps = READER_STEPS if self.manifest.kind == "configuration" else step_versions()
         if index.steps != steps:
@@ -117,11 +113,11 @@ class InstalledPack:
             found = ", ".join(f"{n} v{v}" for n, v in index.steps.items()) or "none"
             raise RulesetError(
                 "ruleset.missing",
-                f"pack {self.key} was prepared with the steps {found}, this library needs {wanted}; {reinstall}",
+                Detail("detail.prepared-with-steps", self.key, found, wanted, reinstall),
             )
         entry = index.entries.get(name)
         if entry is None or entry.source != self.manifest.entries.get(name):
-            raise RulesetError("ruleset.missing", f"pack {self.key} has no prepared copy of {name!r}; {reinstall}")
+            raise RulesetError("ruleset.missing", Detail("detail.no-prepared-copy", self.key, repr(name), reinstall))
         return self.directory / entry.path, entry.sha256
 
     def prepared_stylesheet(self) -> Path:
@@ -217,7 +213,7 @@ class Registry:
                 if key in manifests or any(
                     m.id == manifest.id for m in manifests.values() if m.provided_by == "official"
                 ):
-                    raise RulesetError("ruleset.invalid", f"the user pack {key} has the id of an official pack")
+                    raise RulesetError("ruleset.invalid", Detail("detail.user-pack-official-id", key))
                 manifests[key] = manifest
         self.manifests = manifests
 
@@ -232,7 +228,7 @@ class Registry:
         """The installed pack ``key``; raises ``ruleset.missing`` when it is unknown or not installed."""
         manifest = self.manifests.get(key)
         if manifest is None:
-            raise RulesetError("ruleset.missing", f"unknown pack {key}; known: {', '.join(sorted(self.manifests))}")
+            raise RulesetError("ruleset.missing", Detail("detail.unknown-pack", key, ", ".join(sorted(self.manifests))))
         directory = self.pack_dir(manifest)
         if not directory.is_dir():
             raise RulesetError("ruleset.missing", Detail("detail.pack-not-installed", key, self.home))

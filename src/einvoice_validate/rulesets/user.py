@@ -149,8 +149,7 @@ def load_user_manifests(home: Path, syntaxes: Syntaxes | None = None) -> dict[st
         if (path.parent.name, path.stem) != (manifest.id, manifest.version):
             raise RulesetError(
                 "ruleset.invalid",
-                f"the user pack manifest {path} describes {manifest.key}: "
-                f"name it {manifest.id}/{manifest.version}.toml",
+                Detail("detail.user-manifest-misnamed", path, manifest.key, manifest.id, manifest.version),
             )
         found[manifest.key] = manifest
     return found

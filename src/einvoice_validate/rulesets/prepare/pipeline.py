@@ -226,7 +226,7 @@ def read_index(pack_dir: Path) -> PreparedIndex | None:
         steps = {str(step["name"]): int(step["version"]) for step in body.get("steps", [])}
         return PreparedIndex(int(body["preparation"]), entries, steps)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise RulesetError("ruleset.corrupt", f"{path} is not a valid index of prepared stylesheets: {exc}") from exc
+        raise RulesetError("ruleset.corrupt", Detail("detail.prepared-index-invalid", path, exc)) from exc
 
 
 def stylesheet_resources(pack_dir: Path, rel: str, files: Collection[str]) -> dict[str, bytes]:
@@ -258,9 +258,7 @@ def prepare_pack_dir(
             if reads:
                 raise PreparationError(f"the prepared copy would read resources at run time: {'; '.join(reads[:3])}")
         except PreparationError as exc:
-            raise RulesetError(
-                "ruleset.install-failed", f"pack {pack_key}: cannot prepare the stylesheet {rel}: {exc}"
-            ) from exc
+            raise RulesetError("ruleset.install-failed", Detail("detail.cannot-prepare", pack_key, rel, exc)) from exc
         prepared[name] = (rel, data, out)
     return write_prepared(pack_dir, f"{PREPARED_DIR}/{{rel}}", prepared, step_versions(DEFAULT_STEPS))
 
