@@ -27,11 +27,16 @@ def test_the_tools_hold_no_german() -> None:
 
 
 @pytest.fixture(scope="module")
-def held_out() -> tuple[Analogy, list[tuple[str, Variant]]]:
+def entries() -> dict[str, tuple[Variant, ...]]:
+    return load_catalogue().entries
+
+
+@pytest.fixture(scope="module")
+def held_out(entries: dict[str, tuple[Variant, ...]]) -> tuple[Analogy, list[tuple[str, Variant]]]:
     """The catalogue less every fifth entry, and the entries left out."""
     kept: dict[str, tuple[Variant, ...]] = {}
     out: list[tuple[str, Variant]] = []
-    for i, (rule_id, variants) in enumerate(load_catalogue().entries.items()):
+    for i, (rule_id, variants) in enumerate(entries.items()):
         if i % 5 == 2:
             out += [(rule_id, v) for v in variants]
         else:
@@ -59,8 +64,10 @@ def test_fill_gives_back_what_the_catalogue_already_says(held_out: tuple[Analogy
     assert total > 900 and same > 0.55 * total and other < 0.03 * total, (same, other, none)
 
 
-def test_fill_puts_the_values_of_a_new_text_into_the_catalogue_s_sentence() -> None:
-    analogy = Analogy(load_catalogue())
+def test_fill_puts_the_values_of_a_new_text_into_the_catalogue_s_sentence(
+    entries: dict[str, tuple[Variant, ...]],
+) -> None:
+    analogy = Analogy(Catalogue(entries))
     text = analogy.text("Element 'ram:NewThing' must occur exactly 4 times.", "en", "de")
     assert text == "Das Element 'ram:NewThing' muss genau 4-mal vorkommen."
     path = "A UBL invoice should not include the InvoiceLine Item NewThing NewerThing"

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate import InputError, validate
+from einvoice_validate import InputError
 from einvoice_validate import _error_texts as texts
 from einvoice_validate.errors import Detail
 from einvoice_validate.messages import PLACEHOLDER, Catalogue, Variant, catalogue
+from einvoice_validate.parse import load
 from tests.conftest import REPO
 
 
@@ -25,7 +26,7 @@ def test_a_reworded_english_detail_keeps_its_german(monkeypatch: pytest.MonkeyPa
     entries["detail.empty"] = (Variant(official="there is nothing in the document", de=empty.de),)
     monkeypatch.setattr(texts, "catalogue", lambda: Catalogue(entries))
     with pytest.raises(InputError) as info:
-        validate(b"")
+        load(b"")
     assert info.value.detail == "there is nothing in the document"
     assert info.value.message.en == "There is nothing in the document."
     assert info.value.message.de == "Das Dokument ist leer."
