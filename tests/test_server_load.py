@@ -5,9 +5,8 @@ threads over one shared validator (saxon-java, the default where it is installed
 * a few thousand requests at high concurrency, mixing valid, invalid and hostile bodies: every answer belongs to
   its own request (the worker's sha256 of the bytes it validated equals the request body's), every hostile body
   gets its problem document, and no 5xx but a 503 with ``Retry-After``;
-* a worker process killed (SIGKILL) under load: only the request it held fails (``500 server.error``), the server
-  keeps answering and starts a new worker (thread mode has no worker process to kill: a crash of its JVM ends the
-  server, which is what the mode costs);
+* a worker process killed (SIGKILL) under load: only the requests it held fail (``500 server.error``; in thread
+  mode the engine process holds at most two per thread), the server keeps answering and starts a new one;
 * SIGTERM: the requests in flight finish, then the server stops its workers and exits.
 Bounded: about 30 s per mode on two cores.
 """
@@ -201,9 +200,10 @@ def test_thousands_of_mixed_requests(server: Server) -> None:
 
 
 def test_a_worker_killed_under_load_costs_only_its_request(server: Server) -> None:
-    if server.mode == "threads":
-        assert server.children() == []  # one process: nothing to kill but the server itself
-        return
+    # processes: a worker holds one document; threads: the engine process holds at most 2 per thread (the
+    # documents waiting in the server are not lost: the new engine process takes them)
+    held = 1 if server.mode == "processes" else 4
+    assert len(server.children()) == (2 if server.mode == "processes" else 1)
     cases = [c for c in _cases() if c.code is None]
     load = [cases[i % len(cases)] for i in range(400)]
 
@@ -216,8 +216,8 @@ def test_a_worker_killed_under_load_costs_only_its_request(server: Server) -> No
 
     results = asyncio.run(run())
     outcomes = [_check(c, r) for c, r in zip(load, results, strict=True)]
-    assert outcomes.count("died") <= 1  # the one request the worker held (none if it was between two)
-    assert outcomes.count("ok") >= len(load) - 1 - outcomes.count("busy")
+    assert outcomes.count("died") <= held  # the requests the worker held (none if it was between two)
+    assert outcomes.count("ok") >= len(load) - held - outcomes.count("busy")
     # the server goes on: a new worker takes the dead one's place, and answers are right
     deadline = time.monotonic() + 120
     while httpx.get(server.base + "/v1/health?details").json()["workers"]["alive"] < 2:

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .._extras import MissingExtra, require
 from .._version import __version__
 from ..errors import EInvoiceValidateError, PoolBusy
-from ..pool import Pool, Rendered, Validated
+from ..pool import Rendered, Validated
 from ..profiles import all_profiles
 from ..render import FORMATS, LANGS, MEDIA_TYPES
 from ..render.page import CSP
@@ -98,15 +98,7 @@ class Service:
         )
         self.slots = ClientSlots(settings.max_in_flight_per_client)
         self.budget = BodyBudget(settings.max_buffered_bytes, settings.retry_after)
-        self.pool: ValidationPool = pool or Pool(
-            workers=settings.workers,
-            queue_size=settings.queue_size,
-            max_documents=settings.max_documents,
-            retry_after=settings.retry_after,
-            prepare=settings.prepare,
-            background=settings.background,
-            options=settings.options,
-        )
+        self.pool: ValidationPool = pool or _pool_for(settings)
         self.watchdog = Watchdog(self.pool.worker_pids, settings.stall_timeout)
         self.starting = False  # the lifespan is starting the pool
         self.stopping = False
@@ -143,6 +135,9 @@ class Service:
         self.starting = True
         try:
             await asyncio.to_thread(self.pool.start)
+            attach = getattr(self.pool, "attach", None)  # a RemotePool: its engine's socket joins this loop
+            if attach is not None:
+                await attach()
         except Exception as exc:
             if isinstance(exc, EInvoiceValidateError):
                 self.failure = f"{exc.code}: {exc.detail}"
@@ -165,6 +160,24 @@ class Service:
                 "still starting after %.0f s: the workers compile the packs (health says 503 meanwhile)",
                 time.monotonic() - t0,
             )
+
+
+def _pool_for(settings: ServerSettings) -> ValidationPool:
+    """The pool a server runs (:func:`~einvoice_validate.pool.remote.server_pool`: in thread mode the validating
+    threads in an engine process of their own)."""
+    from ..pool.remote import server_pool
+
+    pool: ValidationPool = server_pool(
+        workers=settings.workers,
+        queue_size=settings.queue_size,
+        queue_wait=settings.queue_wait,
+        max_documents=settings.max_documents,
+        retry_after=settings.retry_after,
+        prepare=settings.prepare,
+        background=settings.background,
+        options=settings.options,
+    )
+    return pool
 
 
 def _service(request: Request) -> Service:
@@ -317,7 +330,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         watching.cancel()
         if not starting.done():  # stopped while starting: let the start end, then close
             await asyncio.wait({starting}, timeout=grace)
-        await asyncio.to_thread(service.pool.close, grace)
+        aclose = getattr(service.pool, "aclose", None)  # a RemotePool drains in this loop
+        if aclose is not None:
+            await aclose(grace)
+        else:
+            await asyncio.to_thread(service.pool.close, grace)
         log.info("stopped: the pool is closed (%s)", service.pool.stats())
 
 

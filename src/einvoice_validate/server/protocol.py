@@ -1,7 +1,14 @@
 """The HTTP/1.1 connection limits uvicorn does not have, on uvicorn's own protocol (``httptools``, llhttp's parser):
 connections open at once, the time to receive a request head, an idle connection's life, the size and count of
-headers, ``Host`` and the HTTP version, and a lingering close so a client still sending a body it was answered
-early for reads the answer instead of a TCP reset. Errors found here are problem documents too.
+headers, ``Host`` and the HTTP version, a lingering close so a client still sending a body it was answered
+early for reads the answer instead of a TCP reset, and a graceful shutdown that answers every request it read.
+Errors found here are problem documents too.
+
+The shutdown (SIGTERM; uvicorn has closed the listening socket, so new connections are refused): a connection
+with a request in progress gets its answer with ``Connection: close``; an idle keep-alive connection is not cut
+at once (uvicorn would close it, and a request the client had just sent on it would meet a TCP reset): it stays
+open :data:`DRAIN_IDLE` seconds, a request arriving meanwhile is answered with ``Connection: close``, and it
+closes once idle that long. All within ``shutdown_grace``.
 
 Uvicorn takes this class as its ``http`` protocol (``uvicorn.Config(http=guarded_protocol(settings))``, a
 documented extension point); everything else (parsing, pipelining, flow control, keep-alive, the ASGI cycle) stays
@@ -24,6 +31,10 @@ __all__ = ["guarded_protocol"]
 
 log = logging.getLogger("einvoice_validate.server")
 access_log = logging.getLogger("einvoice_validate.access")
+
+
+DRAIN_IDLE = 1.0
+"""Seconds an idle keep-alive connection stays open after the shutdown began, for a request already on its way."""
 
 
 class _HeadRefused(Exception):
@@ -110,6 +121,8 @@ class GuardedProtocol(HttpToolsProtocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._refusal: str | None = None
         self._lingering: _Lingering | None = None
+        self._draining = False  # the server is shutting down: the next answer is this connection's last
+        self._drain_timer: asyncio.TimerHandle | None = None
 
     # --- the connection -----------------------------------------------------------------------------------
 
@@ -133,6 +146,8 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
         if self._lingering is None:  # refused in connection_made
             return
         super().connection_lost(exc)
@@ -150,6 +165,9 @@ class GuardedProtocol(HttpToolsProtocol):
     # --- the parser's callbacks ---------------------------------------------------------------------------
 
     def on_message_begin(self) -> None:
+        if self._drain_timer is not None:  # a request came while draining: it is answered, then we close
+            self._drain_timer.cancel()
+            self._drain_timer = None
         super().on_message_begin()
         self._in_head = True
         self._before_cycle = True
@@ -185,12 +203,36 @@ class GuardedProtocol(HttpToolsProtocol):
         self.body_pending = True
         self._before_cycle = False
         super().on_headers_complete()
+        if self._draining and self.cycle is not None:
+            self.cycle.keep_alive = False  # answered with Connection: close
 
     def on_message_complete(self) -> None:
         self.body_pending = False
         super().on_message_complete()
         if self._lingering is not None:
             self._lingering.finish()
+
+    # --- the shutdown ------------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """The server is shutting down (see the module docstring): answer what is in progress or arrives within
+        :data:`DRAIN_IDLE` seconds, with ``Connection: close``, then close."""
+        if self._lingering is None or self.transport.is_closing():
+            return
+        self._draining = True
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.keep_alive = False  # the newest request read (pipelined ones before it are answered first)
+        elif not self._in_head:  # idle (a request half-read closes after its answer: on_headers_complete)
+            if self.timeout_keep_alive_task is not None:
+                self.timeout_keep_alive_task.cancel()
+                self.timeout_keep_alive_task = None
+            self._drain_timer = self.loop.call_later(DRAIN_IDLE, self._close_if_idle)
+
+    def _close_if_idle(self) -> None:
+        self._drain_timer = None
+        idle = (self.cycle is None or self.cycle.response_complete) and not self._in_head
+        if idle and not self.transport.is_closing():
+            self.transport.close()
 
     # --- answers of the protocol itself -------------------------------------------------------------------
 

@@ -21,8 +21,14 @@ class ServerSettings:
     Attributes:
         host, port: where to listen. Without keys the server refuses any host but a loopback address.
         workers: threads (saxon-java) or worker processes (saxonc) validating (default: one per core; see
-            :class:`~einvoice_validate.Pool`).
-        queue_size: documents that may wait for a worker; beyond it ``503 invoice.busy`` (default 8 per worker).
+            :class:`~einvoice_validate.Pool`). Threads run in an engine process of their own
+            (:mod:`~einvoice_validate.pool.remote`).
+        queue_wait: seconds a document may be expected to wait for a worker (from the recent time per document
+            and the work ahead of it); beyond it ``503 invoice.busy`` at once, with ``Retry-After`` the seconds
+            beyond (default 10; thread mode). Documents of more than 500 invoice lines wait in a lane of their
+            own, so they never hold up the typical ones.
+        queue_size: documents that may wait for a worker at most, whatever the wait; beyond it ``503
+            invoice.busy`` (default: thread mode none but ``queue_wait``; process mode 8 per worker).
         retry_after: seconds in ``Retry-After`` of a busy answer (503); a lockout (429) sends its remaining time.
 
         The connection (enforced by the HTTP protocol, :mod:`.protocol`, before any request reaches the
@@ -66,7 +72,10 @@ class ServerSettings:
             (:mod:`~einvoice_validate.pool`).
         max_documents: a worker process is replaced after this many documents (bounds the SaxonC heap's growth;
             default: 5,000 on saxonc, never on saxon-java).
-        shutdown_grace: seconds in-flight requests get to finish after SIGTERM.
+        shutdown_grace: the drain after SIGTERM, in seconds (default 30): new connections are refused at once;
+            every request read (in progress, queued, or arriving within a second on an idle keep-alive connection)
+            is answered, with ``Connection: close``; requests still unanswered when it ends are cut off (the
+            server then exits 1 instead of 0).
         keys_file: the access keys (checksums only); None: no keys, loopback only.
         prepare: profiles whose packs are compiled before the server is ready (default: none: the server is ready
             in about a second, and the first request of a profile waits while its packs compile).
@@ -81,6 +90,7 @@ class ServerSettings:
     port: int = 8080
     workers: int | None = None
     queue_size: int | None = None
+    queue_wait: float = 10.0
     retry_after: int = 1
     # the connection
     max_connections: int = 4096
@@ -136,6 +146,7 @@ class ServerSettings:
             "max_in_flight_per_client": self.max_in_flight_per_client,
             "lockout_max_addresses": self.lockout_max_addresses,
             "stall_timeout": self.stall_timeout,
+            "queue_wait": self.queue_wait,
         }
         for name, value in positive.items():
             if value <= 0:

@@ -1,0 +1,122 @@
+"""The server's scheduling (:class:`~einvoice_validate.pool.remote.RemotePool`), without an engine process: a
+stand-in link records what would be sent and the test answers it. Admission by deadline (a document that would
+wait past ``queue_wait`` is busy at once, with the seconds beyond it in ``Retry-After``), the large lane (a
+4,000-line invoice never holds more than ``workers - 1`` threads, the typical documents keep the rest), the
+window (the engine never holds more than two documents per thread), and a cancelled request that never reaches
+the engine. The engine process itself (a real one, killed under load) is in ``tests/test_server_load.py``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from einvoice_validate.errors import PoolBusy
+from einvoice_validate.pool import Validated
+from einvoice_validate.pool.remote import LARGE_LINES, RemotePool, line_count
+
+TYPICAL = b"<Invoice><cac:InvoiceLine>1</cac:InvoiceLine></Invoice>"
+LARGE = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * (LARGE_LINES + 1) + b"</Invoice>"
+
+
+class Link:
+    """Stands in for the socket to the engine: keeps what was sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[Any, ...]] = []
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        self.sent.append(message)
+
+
+def stand_in(workers: int = 2, per_document: float = 1.0, queue_wait: float = 10.0) -> tuple[RemotePool, Link]:
+    pool = RemotePool(workers=workers, queue_wait=queue_wait)
+    link = Link()
+    pool._started = True
+    pool._link = link  # type: ignore[assignment]
+    pool._per_document = per_document
+    return pool, link
+
+
+def answer(pool: RemotePool, message: tuple[Any, ...], took: float = 1.0) -> None:
+    ident, data = message[0], message[1]
+    pool._on_reply(pool._link, (ident, "ok", Validated(b"{}", str(len(data))), (took, 0, 0, 0)))  # type: ignore[arg-type]
+
+
+def test_lines_are_counted_in_every_syntax() -> None:
+    assert line_count(LARGE) == LARGE_LINES + 1
+    assert line_count(b"<a><ram:IncludedSupplyChainTradeLineItem/></a>") == 0  # empty: no closing tag
+    assert line_count(b"<a><x:IncludedSupplyChainTradeLineItem></x:IncludedSupplyChainTradeLineItem></a>") == 1
+    assert line_count(b"<cac:CreditNoteLine></cac:CreditNoteLine>" * 3) == 3
+
+
+def test_a_document_that_would_wait_past_the_deadline_is_busy_at_once() -> None:
+    async def run() -> tuple[int, PoolBusy, int]:
+        # 1 s per document on 2 threads, 10 s allowed: the 23rd document would wait 10.5 s
+        pool, link = stand_in(per_document=1.0, queue_wait=10.0)
+        tasks = []
+        busy: PoolBusy | None = None
+        for _ in range(40):
+            task = asyncio.create_task(pool.validate_json(TYPICAL))
+            await asyncio.sleep(0)
+            if task.done() and isinstance(task.exception(), PoolBusy):
+                busy = task.exception()  # type: ignore[assignment]
+                break
+            tasks.append(task)
+        assert busy is not None
+        sent = len(link.sent)
+        answered = 0
+        while answered < len(tasks):  # answering frees room: the waiting documents are sent
+            answer(pool, link.sent[answered])
+            answered += 1
+        await asyncio.gather(*tasks)
+        return len(tasks), busy, sent
+
+    admitted, busy, sent = asyncio.run(run())
+    assert admitted == 22  # ahead of the 23rd: 22 documents, 2 of them taken at once, then 10.5 s
+    assert busy.code == "invoice.busy" and busy.retry_after >= 1
+    assert sent == 3  # the window: 2 per thread, less the place kept for the large lane
+
+
+def test_a_large_invoice_never_takes_every_thread() -> None:
+    async def run() -> None:
+        pool, link = stand_in(per_document=0.01)
+        large = [asyncio.create_task(pool.validate_json(LARGE)) for _ in range(2)]
+        typical = [asyncio.create_task(pool.validate_json(TYPICAL)) for _ in range(3)]
+        await asyncio.sleep(0)
+        kinds = [len(m[1]) > 1000 for m in link.sent]
+        assert kinds.count(True) == 1  # one large at a time on 2 threads: the other waits in the server
+        assert kinds.count(False) == 3  # the typical ones are sent meanwhile
+        assert pool.stats()["large"] == 2
+        for message in [m for m in link.sent if len(m[1]) < 1000]:
+            answer(pool, message)
+        await asyncio.gather(*typical)  # answered while the large one still runs
+        first = next(m for m in link.sent if len(m[1]) > 1000)
+        answer(pool, first, took=30.0)
+        await large[0]
+        assert [len(m[1]) > 1000 for m in link.sent].count(True) == 2  # now the second large one goes
+        answer(pool, link.sent[-1], took=30.0)
+        await large[1]
+
+    asyncio.run(run())
+
+
+def test_a_cancelled_request_never_reaches_the_engine() -> None:
+    async def run() -> None:
+        pool, link = stand_in(per_document=0.01)
+        held = [asyncio.create_task(pool.validate_json(TYPICAL + b" " * i)) for i in range(3)]  # the window
+        await asyncio.sleep(0)
+        waiting = asyncio.create_task(pool.validate_json(TYPICAL + b"<!-- cancelled -->"))
+        await asyncio.sleep(0)
+        assert pool.stats()["queued"] == 1
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert pool.stats()["queued"] == 0
+        for message in list(link.sent):
+            answer(pool, message)
+        await asyncio.gather(*held)
+        assert all(b"cancelled" not in m[1] for m in link.sent)
+
+    asyncio.run(run())
