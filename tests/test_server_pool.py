@@ -14,7 +14,7 @@ import pytest
 
 from einvoice_validate.errors import PoolBusy
 from einvoice_validate.pool import Validated
-from einvoice_validate.pool.remote import LARGE_LINES, RemotePool, line_count
+from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, line_count
 
 TYPICAL = b"<Invoice><cac:InvoiceLine>1</cac:InvoiceLine></Invoice>"
 LARGE = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * (LARGE_LINES + 1) + b"</Invoice>"
@@ -120,3 +120,11 @@ def test_a_cancelled_request_never_reaches_the_engine() -> None:
         assert all(b"cancelled" not in m[1] for m in link.sent)
 
     asyncio.run(run())
+
+
+def test_the_engine_jvm_fits_the_memory_budget_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("EINVOICE_JVM_OPTIONS", raising=False)
+    assert RemotePool()._env["EINVOICE_JVM_OPTIONS"] == " ".join(ENGINE_JVM_OPTIONS)
+    assert "-Xmn64m" in ENGINE_JVM_OPTIONS and "-Xrs" in ENGINE_JVM_OPTIONS  # the young generation; SIGTERM is ours
+    monkeypatch.setenv("EINVOICE_JVM_OPTIONS", "-Xmx2g -Xrs")
+    assert RemotePool()._env["EINVOICE_JVM_OPTIONS"] == "-Xmx2g -Xrs"

@@ -283,7 +283,13 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=_positive_int, metavar="N", help="threads or worker processes (default: one per core)"
     )
     srv.add_argument("--keys", type=Path, metavar="FILE", help="access keys (see `keys create`); without: no keys")
-    srv.add_argument("--queue-size", type=_positive_int, metavar="N", help="documents waiting (default 8 per worker)")
+    srv.add_argument(
+        "--queue-size",
+        type=_positive_int,
+        metavar="N",
+        help="documents waiting at most (default: threads: as many as can be served within 10 s; processes: 8 per "
+        "worker)",
+    )
     srv.add_argument("--max-body-bytes", type=_positive_int, metavar="N", help="largest body (default 100 MiB)")
     srv.add_argument("--body-timeout", type=float, metavar="S", default=30.0, help="seconds to receive a body")
     srv.add_argument("--max-in-flight", type=_positive_int, metavar="N", default=32, help="requests per client")
