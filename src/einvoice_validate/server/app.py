@@ -5,11 +5,12 @@ and one access-log line per request. The endpoints are module-level functions re
 
 Built on Starlette (a small, well-kept ASGI toolkit: routing, requests, responses, lifespan; no ORM, no
 templates) and served by uvicorn (:mod:`.run`); :func:`create_app` returns a plain ASGI application, so a user can
-mount it in their own ASGI server instead. Validation and rendering run in the worker pool
-(:class:`~einvoice_validate.Pool`): the event loop only reads bodies and writes answers; both document endpoints
-pass the same checks and limits (:func:`_on_document`). The application answers at once: while the pool starts
-(its workers start, and compile the packs named by ``prepare``), health is ``503 starting`` and a document
-``503 invoice.busy``.
+mount it in their own ASGI server instead. Validation and rendering run in the worker pool (by default the
+validating threads in an engine process of their own, :class:`~einvoice_validate.pool.remote.RemotePool`; with
+worker processes a :class:`~einvoice_validate.Pool`): the event loop only reads bodies and writes answers; both
+document endpoints pass the same checks and limits (:func:`_on_document`). The application answers at once: while
+the pool starts (its workers start, and compile the packs named by ``prepare``), health is ``503 starting`` and
+a document ``503 invoice.busy``.
 """
 
 from __future__ import annotations

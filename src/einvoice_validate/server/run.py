@@ -1,7 +1,7 @@
 """Running the application with uvicorn and the connection limits of :mod:`.protocol`: loopback only without
 keys, no proxy trusted unless configured, listening at once (health says 503 until the workers are ready), and a
-graceful shutdown on SIGTERM (uvicorn stops accepting, lets in-flight requests finish within ``shutdown_grace``,
-then the lifespan stops the pool) that exits 0 when every request in flight was answered."""
+graceful shutdown on SIGTERM (uvicorn stops accepting; every request read is answered within ``shutdown_grace``,
+see :mod:`.protocol`; then the lifespan stops the pool) that exits 0 when every request in flight was answered."""
 
 from __future__ import annotations
 
