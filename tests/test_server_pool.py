@@ -128,3 +128,55 @@ def test_the_engine_jvm_fits_the_memory_budget_unless_told_otherwise(monkeypatch
     assert "-Xmn64m" in ENGINE_JVM_OPTIONS and "-Xrs" in ENGINE_JVM_OPTIONS  # the young generation; SIGTERM is ours
     monkeypatch.setenv("EINVOICE_JVM_OPTIONS", "-Xmx2g -Xrs")
     assert RemotePool()._env["EINVOICE_JVM_OPTIONS"] == "-Xmx2g -Xrs"
+
+
+@pytest.mark.corpus
+def test_a_real_engine_process_validates_renders_and_is_replaced_when_killed(registry: Any) -> None:
+    """One engine process (saxon-java, one thread): a report, a page, a problem; killed holding a document: that
+    document gets ``server.error`` (worker-died), a new engine process takes the next one."""
+    import importlib.util
+    import os
+    import signal
+    from pathlib import Path
+
+    from einvoice_validate.errors import EInvoiceValidateError, WorkerDied
+    from einvoice_validate.options import Options
+
+    repo = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("make_large_invoice", repo / "tools" / "make_large_invoice.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    make = tool.make
+
+    good = (repo / "examples" / "xrechnung-ubl-invoice.xml").read_bytes()
+
+    async def run() -> None:
+        pool = RemotePool(
+            workers=1,
+            prepare=("xrechnung-3.0-ubl-invoice",),
+            options=Options(rules_home=registry.home, engine="saxon-java"),
+        )
+        await asyncio.to_thread(pool.start)
+        await pool.attach()
+        try:
+            report = await pool.validate(good)
+            assert report.valid and report.profile == "xrechnung-3.0-ubl-invoice"
+            page = await pool.render(good, lang="de")
+            assert page.media_type.startswith("text/html") and b"<html" in page.content.lower()
+            with pytest.raises(EInvoiceValidateError) as caught:
+                await pool.validate_json(b"not xml")
+            assert caught.value.code != "server.error"  # the document's own problem, from the engine
+            first = pool.worker_pids()
+            held = asyncio.create_task(pool.validate_json(make(2000)))  # seconds of work: killed while held
+            await asyncio.sleep(0)
+            os.kill(first[0], signal.SIGKILL)
+            with pytest.raises(WorkerDied):
+                await held
+            report = await pool.validate(good)  # waits for the new engine process
+            assert report.valid and pool.worker_pids() != first and pool.stats()["deaths"] == 1
+        finally:
+            await pool.aclose(30)
+        assert pool.worker_pids() == []
+
+    asyncio.run(run())
