@@ -561,26 +561,18 @@ def server_pool(
     from ..schematron.engines import engine_for
     from .service import Pool
 
+    shared: dict[str, Any] = {
+        "workers": workers,
+        "queue_size": queue_size,
+        "retry_after": retry_after,
+        "prepare": prepare,
+        "background": background,
+        "options": options,
+    }
     engine = engine_for("steady", options.engine)
     if (options.mode or ("threads" if engine == "saxon-java" else "processes")) == "threads":
-        return RemotePool(
-            workers=workers,
-            queue_size=queue_size,
-            queue_wait=queue_wait,
-            retry_after=retry_after,
-            prepare=prepare,
-            background=background,
-            options=options,
-        )
-    return Pool(
-        workers=workers,
-        queue_size=queue_size,
-        max_documents=max_documents,
-        retry_after=retry_after,
-        prepare=prepare,
-        background=background,
-        options=options,
-    )
+        return RemotePool(queue_wait=queue_wait, **shared)
+    return Pool(max_documents=max_documents, **shared)
 
 
 # --- the engine process ------------------------------------------------------------------------------------
