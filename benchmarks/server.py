@@ -11,10 +11,11 @@ alternating between the servers; then, for each concurrency (``--concurrency``, 
 rounds of ``--duration`` seconds per server, alternating which goes first, POSTing the 66 XRechnung business cases
 in turn. Per server and concurrency (medians of the rounds): requests answered per second (200 only), p50 / p99
 latency (wrk's), answered and turned away (not 200, e.g. 503 invoice.busy) in all. Then the resident memory of all
-the server's processes (peak, sampled every 0.5 s from the start, and after the run), and the large-invoice
-scenario: 8 clients sending the business cases while one client sends a ``--large-lines``-line XRechnung invoice
-(``tools/make_large_invoice.py``) over and over: the typical requests' rate and p99 then, against the same
-concurrency without it, and the large invoice's seconds. Last, the ratios and the targets (issue 41): throughput
+the server's processes (peak, sampled every 0.5 s from the start; the peaks under the typical load and in the
+large-invoice scenario; after the run), and the large-invoice scenario: 8 clients sending the business cases
+while one client sends a ``--large-lines``-line XRechnung invoice (``tools/make_large_invoice.py``) over and over:
+the typical requests' rate and p99 then, against the same concurrency without it, and the large invoice's
+seconds. Last, the ratios and the targets (issue 41): throughput
 (best concurrency each) >= 1.5 x, p99 at concurrency 8 <= 0.6 x, every request at 32 answered, all processes <=
 500 MB, ready <= 3 s.
 
@@ -105,6 +106,8 @@ class Server:
     rss_after_mb: float = 0.0
     processes: int = 0
     loads: dict[int, list[Load]] = field(default_factory=dict)
+    phase: str = "start"  # what the load is now: start, typical, large
+    peaks: dict[str, float] = field(default_factory=dict)  # the RSS peak (MB) of all its processes per phase
 
     def median(self, concurrency: int, attr: str) -> float:
         return statistics.median(getattr(x, attr) for x in self.loads[concurrency])
@@ -230,7 +233,9 @@ def started(name: str, cmd: list[str], cwd: Path, health: str, base: str, path: 
     def sample() -> None:
         while not done.wait(0.5):
             pids = descendants(proc.pid)
-            server.rss_peak_mb = max(server.rss_peak_mb, rss_mb(pids))
+            rss = rss_mb(pids)
+            server.rss_peak_mb = max(server.rss_peak_mb, rss)
+            server.peaks[server.phase] = max(server.peaks.get(server.phase, 0.0), rss)
             server.processes = max(server.processes, len(pids))
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -255,6 +260,8 @@ def started(name: str, cmd: list[str], cwd: Path, health: str, base: str, path: 
 def interleaved(wrk: str, servers: list[Server], lists: Path, args: argparse.Namespace) -> None:
     """Warm both (alternating rounds), then measure each concurrency in alternating rounds."""
     rounds = max(1, round(args.warmup / 20))
+    for server in servers:
+        server.phase = "typical"
     for _ in range(rounds):
         for server in servers:
             run_wrk(wrk, server, lists, args.warmup / rounds, 8)
@@ -269,6 +276,7 @@ def large_scenario(wrk: str, server: Server, lists: Path, body: bytes, seconds: 
     load, and the large invoice's seconds (each one answered 200)."""
     took: list[float] = []
     stop = threading.Event()
+    server.phase = "large"
 
     def post_large() -> None:
         while not stop.is_set():
@@ -429,9 +437,16 @@ def main() -> None:
                 f"{s.name:<26}{c:>5}{s.median(c, 'rate'):>11.1f}{s.median(c, 'p50_ms'):>9.1f}"
                 f"{s.median(c, 'p99_ms'):>9.1f}{s.total(c, 'answered'):>10}{s.total(c, 'turned_away'):>12}  {errors}"
             )
-    print(f"{'server':<26}{'ready s':>9}{'RSS peak MB':>13}{'RSS after MB':>14}{'processes':>11}")
+    print(
+        f"{'server':<26}{'ready s':>9}{'RSS peak MB':>13}{'typical':>9}{'large':>7}{'RSS after MB':>14}"
+        f"{'processes':>11}"
+    )
     for s in (ours, ref):
-        print(f"{s.name:<26}{s.ready_s:>9.2f}{s.rss_peak_mb:>13.0f}{s.rss_after_mb:>14.0f}{s.processes:>11}")
+        typical, large_mb = s.peaks.get("typical", 0.0), s.peaks.get("large", 0.0)
+        print(
+            f"{s.name:<26}{s.ready_s:>9.2f}{s.rss_peak_mb:>13.0f}{typical:>9.0f}{large_mb:>7.0f}"
+            f"{s.rss_after_mb:>14.0f}{s.processes:>11}"
+        )
     if scenario:
         print(
             f"large invoice ({args.large_lines} lines, {len(large) // 1024} KB) sent over and over by one client while "
