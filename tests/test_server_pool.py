@@ -125,7 +125,7 @@ def test_a_cancelled_request_never_reaches_the_engine() -> None:
 def test_the_engine_jvm_fits_the_memory_budget_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("EINVOICE_JVM_OPTIONS", raising=False)
     assert RemotePool()._env["EINVOICE_JVM_OPTIONS"] == " ".join(ENGINE_JVM_OPTIONS)
-    assert "-Xmn64m" in ENGINE_JVM_OPTIONS and "-Xrs" in ENGINE_JVM_OPTIONS  # the young generation; SIGTERM is ours
+    assert "-Xmn48m" in ENGINE_JVM_OPTIONS and "-Xrs" in ENGINE_JVM_OPTIONS  # the young generation; SIGTERM is ours
     monkeypatch.setenv("EINVOICE_JVM_OPTIONS", "-Xmx2g -Xrs")
     assert RemotePool()._env["EINVOICE_JVM_OPTIONS"] == "-Xmx2g -Xrs"
 

@@ -91,13 +91,14 @@ _OVERDUE_GRACE = 30.0
 _FIRST_ESTIMATE = 0.05
 """Seconds per document assumed before any was measured (a cold start compiles, the estimate learns it)."""
 _FIRST_LARGE_ESTIMATE = 10.0
-ENGINE_JVM_OPTIONS = ("-XX:+UseParallelGC", "-Xms160m", "-Xmx768m", "-Xmn64m", "-Xss8m", "-Xrs")
+ENGINE_JVM_OPTIONS = ("-XX:+UseParallelGC", "-Xms144m", "-Xmx768m", "-Xmn48m", "-Xss8m", "-Xrs")
 """The engine process's JVM (unless ``EINVOICE_JVM_OPTIONS`` names others): the library's collector and limits
 (:mod:`~einvoice_validate.schematron._java`) with a smaller young generation and initial heap, so that a server's
 processes stay within 500 MB (issue 41): the engine held 465 MB after typical load and three 4,000-line invoices
-with the library's (``-Xmn160m``: all of it touched; an initial old generation of 224 MB), 326 MB with these
-(``jstat``: 61 young collections of 2.6 ms in 3,271 documents, no full collection in steady load). The heap may
-still grow to 768 MB when the documents need it."""
+with the library's (``-Xmn160m``: all of it touched; an initial old generation of 224 MB), 326 MB with ``-Xms160m
+-Xmn64m`` (``jstat``: 61 young collections of 2.6 ms in 3,271 documents, no full collection in steady load), whose
+server peaked at 502 MB in ``benchmarks/server.py`` (while 4,000-line invoices were validated): hence 16 MB less
+young generation. The heap may still grow to 768 MB when the documents need it."""
 _HEADER = struct.Struct(">Q")
 
 
