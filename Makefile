@@ -9,7 +9,7 @@ export EINVOICE_SHARED := $(SHARED)
 RULES_HOME ?= $(CURDIR)/build/rules-home
 export EINVOICE_VALIDATE_HOME := $(RULES_HOME)
 
-.PHONY: demo test lint docs dist rulesets reference browser strace report-schemas bench bench-server bench-spark wheel-smoke clean
+.PHONY: demo test lint docs dist fuzz fuzz-coverage rulesets reference browser strace report-schemas bench bench-server bench-spark wheel-smoke clean
 
 ## the package and its runtime dependencies only (what `demo` needs); the development toolchain below includes them.
 ## The package's bytecode is written at install, as pip does for a wheel: an editable install leaves it to the first
@@ -72,6 +72,26 @@ report-schemas: $(VENV)/.installed
 test: $(VENV)/.installed rulesets reference browser strace report-schemas
 	$(BIN)/python -m pytest
 	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest $(ENGINE_SUITES)
+
+## the fuzz campaign of issue 40 (tests/fuzz/harness.py) for FUZZ_SECONDS under strace, on one core; the corpus grows
+## in FUZZ_DIR/corpus (seeded from ../shared/corpus), crashes and the slowest inputs land in FUZZ_DIR; then the trace
+## is checked (no sentinel file, catalog or network address named). The tests run a short form of it.
+FUZZ_SECONDS ?= 600
+FUZZ_DIR ?= build/fuzz
+FUZZ_SEED ?= 1
+fuzz: $(VENV)/.installed rulesets strace
+	mkdir -p $(FUZZ_DIR)
+	set -o pipefail; strace -f -qq -e trace=$$($(BIN)/python -c 'from tests.fuzz.check_trace import TRACED; print(TRACED)') \
+		-o $(FUZZ_DIR)/trace.log $(BIN)/python -m tests.fuzz.harness $(FUZZ_DIR) -max_total_time=$(FUZZ_SECONDS) \
+		-seed=$(FUZZ_SEED) -timeout=120 -rss_limit_mb=8192 -print_final_stats=1 </dev/null 2>&1 \
+		| grep --line-buffered -v '^INFO: Instrumenting' | tee $(FUZZ_DIR)/fuzz.log
+	$(BIN)/python -m tests.fuzz.check_trace $(FUZZ_DIR)/trace.log
+
+## the coverage of the campaign's corpus (parse, hardening, envelopes, locations), replayed without the fuzzer
+fuzz-coverage: $(VENV)/.installed
+	$(BIN)/coverage run --data-file=$(FUZZ_DIR)/.coverage --source=einvoice_validate -m tests.fuzz.replay $(FUZZ_DIR)/corpus
+	$(BIN)/coverage report --data-file=$(FUZZ_DIR)/.coverage \
+		--include='*/einvoice_validate/parse.py,*/einvoice_validate/hardened.py,*/einvoice_validate/envelopes/*,*/einvoice_validate/locations.py'
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests tools benchmarks

@@ -9,7 +9,8 @@ code → HTTP status table is :data:`einvoice_validate.wire.STATUS`), so a clien
     ├── InputError                        the caller's document cannot be validated
     │   ├── request.unreadable        400 the source could not be read        reason: io, type, text-stream
     │   ├── invoice.too-large         422 over a size limit                   reason: bytes, elements, text-length,
-    │   │                                                                             attribute-length, attachment-bytes
+    │   │                                                                             attribute-length, attributes,
+    │   │                                                                             children, attachment-bytes
     │   ├── document.unreadable       422 not usable as XML (or as PDF)       reason: empty, not-xml, encoding,
     │   │                                                                             doctype, xinclude, depth,
     │   │                                                                             pdf-unreadable, pdf-encrypted,
@@ -86,7 +87,15 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 REASONS: dict[str, tuple[str, ...]] = {
     "request.unreadable": ("io", "type", "text-stream"),
-    "invoice.too-large": ("bytes", "elements", "text-length", "attribute-length", "attachment-bytes"),
+    "invoice.too-large": (
+        "bytes",
+        "elements",
+        "text-length",
+        "attribute-length",
+        "attributes",
+        "children",
+        "attachment-bytes",
+    ),
     "document.unreadable": (
         "empty",
         "not-xml",

@@ -134,6 +134,12 @@ class PdfEnvelope(_Model):
         alias="pdfaChecked",
         description="Always false: the PDF/A declaration is read, full PDF/A conformance is not checked",
     )
+    xmp_error: str | None = Field(
+        default=None,
+        alias="xmpError",
+        exclude_if=lambda v: v is None,
+        description="Why the XMP metadata could not be read (not well-formed, a DOCTYPE, too large), if so",
+    )
 
 
 class Report(_Model):

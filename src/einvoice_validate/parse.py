@@ -267,18 +267,39 @@ def _long_attribute_probe(limit: int) -> etree.XPath:
     return etree.XPath(f"boolean(//@*[string-length() > {limit}])")
 
 
-def _check_structure(tree: etree._ElementTree, size: int, limits: Limits) -> None:
+@lru_cache(maxsize=8)
+def _crowded_probe(children: int, attributes: int) -> etree.XPath:
+    return etree.XPath(f"boolean(//*[count(*) > {children} or count(@*) > {attributes}])")
+
+
+def _refuse_crowded(tree: etree._ElementTree, limits: Limits) -> None:
+    if tree.xpath(f"boolean(//*[count(*) > {limits.max_children}])"):
+        raise InputError(
+            "invoice.too-large", Detail("detail.too-many-children", limits.max_children), reason="children"
+        )
+    raise InputError(
+        "invoice.too-large", Detail("detail.too-many-attributes", limits.max_attributes), reason="attributes"
+    )
+
+
+def _check_structure(tree: etree._ElementTree, data: bytes, limits: Limits) -> None:
     """Refuse XInclude and anything beyond the structural limits (each probe runs in libxml2, in C)."""
     if _depth_probe(limits.max_depth)(tree):
         raise InputError("document.unreadable", Detail("detail.nested-levels", limits.max_depth), reason="depth")
     # The element count was checked while parsing (_parse_counting); a text or attribute value takes at least
     # one byte per character, so only documents larger than the limit need the probes.
+    size = len(data)
     if size > limits.max_text_length and _long_text_probe(limits.max_text_length)(tree):
         raise InputError(
             "invoice.too-large",
             Detail("detail.text-too-long", limits.max_text_length),
             reason="text-length",
         )
+    # An element with more than max_children children takes at least 4 bytes a child; one with more than
+    # max_attributes attributes at least 4 bytes (a="") and one "=" an attribute.
+    crowded = size > 4 * limits.max_children or data.count(b"=") > limits.max_attributes
+    if crowded and _crowded_probe(limits.max_children, limits.max_attributes)(tree):
+        _refuse_crowded(tree, limits)
     if size > limits.max_attribute_length and _long_attribute_probe(limits.max_attribute_length)(tree):
         raise InputError(
             "invoice.too-large",
@@ -325,7 +346,7 @@ def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) ->
             Detail("detail.xinclude"),
             reason="xinclude",
         )
-    _check_structure(tree, len(data), limits)
+    _check_structure(tree, data, limits)
     envelope: Envelope | None = None
     if is_sbdh(root):
         envelope = "sbdh"

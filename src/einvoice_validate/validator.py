@@ -242,7 +242,7 @@ class Validator:
         # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
         # resolved); the packs' locations are resolved on the same tree
         locator = Locator(document.tree.getroot(), conventional=self.syntaxes.prefixes)
-        xsd_findings = stages.xsd.run(document, locator)
+        xsd_findings = stages.xsd.run(document, locator, self.limits.max_xsd_findings)
         for finding in xsd_findings:
             level = plan.custom_levels.get(finding.rule_id)
             yield finding if level is None else _with_level(finding, level)

@@ -31,7 +31,7 @@ from lxml import etree
 
 from .errors import RulesetError
 from .findings import Finding, TermValue
-from .locations import Locator, readable_path
+from .locations import Locator, SiblingIndex, readable_path
 from .parse import Document
 from .xpath_text import split_outside
 
@@ -103,15 +103,17 @@ def wants_values(finding: Finding) -> bool:
 def node_values(nodes: dict[str, list[object]]) -> ModelValues:
     """The values of the document's own nodes (:meth:`MappingPaths.values`), as :func:`model_values` gives them."""
     values: ModelValues = {}
+    siblings = SiblingIndex()  # one per document: each sibling list made once (locations.py)
     for term, found in nodes.items():
         for node in found:
             if isinstance(node, etree._Element):  # its string value, as the mapping takes it
-                text, location = "".join(str(t) for t in node.itertext()), readable_path(node)
+                text, location = "".join(str(t) for t in node.itertext()), readable_path(node, siblings=siblings)
             else:
                 parent = getattr(node, "getparent", lambda: None)()
                 if parent is None:
                     continue
-                text, location = str(node), f"{readable_path(parent)}/@{getattr(node, 'attrname', '')}"
+                path = readable_path(parent, siblings=siblings)
+                text, location = str(node), f"{path}/@{getattr(node, 'attrname', '')}"
             if text.strip():
                 values.setdefault(term, []).append(
                     (_steps(location), TermValue(term=term, value=_cut(text), location=location))

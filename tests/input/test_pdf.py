@@ -13,6 +13,7 @@ from einvoice_validate import InputError, Report, Validator
 from einvoice_validate.limits import Limits
 from tests.conftest import CORPUS
 from tests.facturx_pdf import bomb, make_pdf, xmp
+from tests.hostile import pdf_with_streams
 
 EN16931_XML = (CORPUS / "zugferd" / "ferd-examples" / "en16931" / "factur-x-1.xml").read_bytes()
 MINIMUM_XML = (CORPUS / "zugferd" / "ferd-examples" / "minimum" / "factur-x-1.xml").read_bytes()
@@ -229,3 +230,43 @@ def test_server_accepts_application_pdf() -> None:
         )
         r = call(app, "POST", VALIDATE, content=make_pdf([]), headers={"Content-Type": "application/pdf"})
         assert r.status_code == 415 and r.json()["code"] == "document.unsupported-type"
+
+
+# --- issue 40: XMP that cannot be read, and a conformance level spelled wrong ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("metadata", "said"),
+    [
+        (xmp().replace(b"</x:xmpmeta>", b"</x:xmpmet>"), "not well-formed XML at line 1"),
+        (b'<!DOCTYPE x SYSTEM "/etc/passwd">' + xmp(), "DOCTYPE"),
+        (xmp()[:-40], "not well-formed XML"),
+    ],
+    ids=["not-well-formed", "doctype", "cut-short"],
+)
+def test_unreadable_xmp_is_reported_for_what_it_is(validator_: Validator, metadata: bytes, said: str) -> None:
+    """It declares the profile, but cannot be read: not "the XMP does not declare the profile"."""
+    # written as given (pikepdf's own save would replace XMP it cannot parse)
+    report = validator_.validate(pdf_with_streams(EN16931_XML, {}, metadata))
+    assert _envelope_ids(report) == [("facturx.pdf.xmp-unreadable", "ERROR")]
+    finding = next(f for f in report.findings if f.rule_id == "facturx.pdf.xmp-unreadable")
+    assert said in finding.message.en and said in finding.message.de
+    assert finding.message.de.startswith("Die XMP-Metadaten des PDF sind nicht lesbar")
+    assert report.pdf is not None and report.pdf.xmp_error is not None
+    assert "xmpError" in report.model_dump(mode="json", by_alias=True)["pdf"]
+
+
+@pytest.mark.parametrize("level", ["BASICWL", "basic wl", "EN16931", "Comfort"])
+def test_a_conformance_level_factur_x_does_not_allow_is_reported(validator_: Validator, level: str) -> None:
+    """Mustang reports BASICWL as an invalid value; it passed silently (the comparison ignored spaces)."""
+    report = validator_.validate(make_pdf([("factur-x.xml", EN16931_XML)], metadata=xmp(level=level)))
+    assert _envelope_ids(report) == [("facturx.pdf.xmp-profile", "ERROR")]
+    finding = next(f for f in report.findings if f.rule_id == "facturx.pdf.xmp-profile")
+    assert f"'{level}'" in finding.message.en and "BASIC WL" in finding.message.en
+    assert "keiner der Werte" in finding.message.de
+
+
+def test_a_readable_xmp_gives_no_xmp_error(validator_: Validator) -> None:
+    report = validator_.validate(make_pdf([("factur-x.xml", EN16931_XML)], metadata=xmp()))
+    assert report.pdf is not None and report.pdf.xmp_error is None
+    assert "xmpError" not in report.model_dump(mode="json", by_alias=True)["pdf"]

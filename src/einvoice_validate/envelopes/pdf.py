@@ -14,8 +14,10 @@ The invoice attachment is chosen by name, in this order: ``factur-x.xml`` (Factu
 (``document.unsupported-type``, reason ``zugferd-1``): no current rule pack covers ZUGFeRD 1.0. Two embedded files
 with the chosen name are refused as ambiguous.
 
-:func:`envelope_findings` checks the envelope against the invoice: the XMP ``fx:ConformanceLevel`` matches the
-profile the XML's guideline id names (``facturx.pdf.xmp-profile``), the attachment's name is the XMP's
+:func:`envelope_findings` checks the envelope against the invoice: the XMP ``fx:ConformanceLevel`` is one of the
+values Factur-X allows, spelled exactly (:data:`LEVELS`), and matches the profile the XML's guideline id names
+(``facturx.pdf.xmp-profile``); XMP that cannot be read (not well-formed, a DOCTYPE, too large) is said to be so
+(``facturx.pdf.xmp-unreadable``), not taken for metadata that declare nothing; the attachment's name is the XMP's
 ``fx:DocumentFileName`` (``facturx.pdf.attachment-name``), its ``/AFRelationship`` is one Factur-X allows
 (``facturx.pdf.relationship``: Data, Source or Alternative), the XMP declares PDF/A-3 (``facturx.pdf.pdfa``,
 a warning). Full PDF/A conformance is not checked (``PdfEnvelope.pdfa_checked`` is always false).
@@ -41,6 +43,7 @@ from ..messages import catalogue
 __all__ = [
     "ATTACHMENT_NAMES",
     "CHECK_IDS",
+    "LEVELS",
     "RELATIONSHIPS",
     "envelope_findings",
     "extract_invoice",
@@ -50,7 +53,16 @@ ATTACHMENT_NAMES = ("factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml")
 """The invoice attachment's names, in the order one is chosen (case-insensitive)."""
 RELATIONSHIPS = ("Data", "Source", "Alternative")
 """The /AFRelationship values Factur-X 1.0 (and ZUGFeRD 2.x) allow for the invoice attachment."""
-CHECK_IDS = ("facturx.pdf.xmp-profile", "facturx.pdf.attachment-name", "facturx.pdf.relationship", "facturx.pdf.pdfa")
+CHECK_IDS = (
+    "facturx.pdf.xmp-profile",
+    "facturx.pdf.xmp-unreadable",
+    "facturx.pdf.attachment-name",
+    "facturx.pdf.relationship",
+    "facturx.pdf.pdfa",
+)
+LEVELS = ("MINIMUM", "BASIC WL", "BASIC", "EN 16931", "EXTENDED", "XRECHNUNG")
+"""The values of fx:ConformanceLevel that Factur-X 1.0 / ZUGFeRD 2.x allow (spelled exactly: ``BASICWL`` is not one;
+Mustang reports it as an invalid value)."""
 
 _PDFAID = "http://www.aiim.org/pdfa/ns/id/"
 # Conformance levels by the guideline id they go with (substring of the XML's id, first match wins).
@@ -69,12 +81,14 @@ def _unreadable(detail: Detail, reason: str) -> InputError:
 
 
 _QPDF_STREAM = re.compile(r"stream <[^>]*>: ")
+_REPR = re.compile(r"<[^<>]{0,200}? at 0x[0-9a-fA-F]+>")
+_POSITION = re.compile(r",\s*line \d+, column \d+\s*$")
 
 
 def _qpdf_text(exc: BaseException) -> str:
-    """qpdf's message without the name of our in-memory stream (``stream <_io.BytesIO object at 0x…>: ``), which
-    differs on every call: a detail stays the same for the same bytes."""
-    return _QPDF_STREAM.sub("", str(exc))[:300]
+    """qpdf's message without the name of our in-memory stream (``stream <_io.BytesIO object at 0x…>: ``) and
+    without any other object repr (a heap address): a detail stays the same for the same bytes."""
+    return _REPR.sub("the PDF", _QPDF_STREAM.sub("", str(exc)))[:300]
 
 
 def _open(data: bytes) -> Any:
@@ -88,12 +102,15 @@ def _open(data: bytes) -> Any:
         return pikepdf.open(io.BytesIO(data), attempt_recovery=True, suppress_warnings=True)
     except pikepdf.PasswordError as exc:
         raise _unreadable(Detail("detail.pdf-encrypted"), "pdf-encrypted") from exc
-    except (pikepdf.PdfError, ValueError, RecursionError, OverflowError) as exc:
+    except Exception as exc:  # qpdf raises many types on a broken file (PdfError, QpdfRuntimeError, ValueError, ...)
         raise _unreadable(Detail("detail.pdf-unreadable", _qpdf_text(exc)), "pdf-unreadable") from exc
 
 
 def _name(value: Any) -> str:
-    text = str(value)
+    try:
+        text = str(value)
+    except UnicodeDecodeError:  # a name that is not UTF-8 (/A#BA): as the PDF spells it (found by the campaign)
+        text = bytes(value.unparse()).decode("latin-1")
     return text[1:] if text.startswith("/") else text
 
 
@@ -108,32 +125,123 @@ def _filters(stream: Any) -> list[str]:
     return [_name(raw)]
 
 
-def _bounded_bytes(stream: Any, cap: int, what: Detail) -> bytes:
-    """The decoded content of ``stream``, refusing more than ``cap`` bytes before producing them."""
+def _parms(stream: Any, count: int) -> list[Any]:
+    """The /DecodeParms dictionary (or None) of each of the stream's ``count`` filters."""
+    import pikepdf  # see _open: loaded with the first PDF
+
+    raw = stream.get("/DecodeParms")
+    if isinstance(raw, pikepdf.Array):
+        parms = [p if isinstance(p, pikepdf.Dictionary) else None for p in raw]
+    else:
+        parms = [raw if isinstance(raw, pikepdf.Dictionary) else None]
+    return (parms + [None] * count)[:count]
+
+
+def _inflate(data: bytes, budget: int, what: Detail) -> bytes:
+    """``data`` inflated, but never more than ``budget + 1`` bytes of it, whatever the ratio."""
+    try:
+        return zlib.decompressobj().decompress(data, budget + 1)
+    except zlib.error as exc:
+        raise _unreadable(Detail("detail.pdf-not-decompressed", what, exc), "pdf-unreadable") from exc
+
+
+def _integer(parms: Any, key: str, default: int) -> int:
+    value = parms.get(key)
+    try:
+        return default if value is None else int(value)
+    except (TypeError, ValueError):
+        return -1  # not a number: refused by the caller's range checks
+
+
+def _unpredict(data: bytes, parms: Any, what: Detail) -> bytes:
+    """Undo a TIFF (2) or PNG (10-15) predictor (ISO 32000-1, 7.4.4.4), in rows of the data's own bytes: the output
+    is never longer than ``data`` (qpdf allocates a row of /Columns bytes and pads a short last row to it: 1 KB
+    with /Columns 10⁹ became gigabytes, issue 40). Python loops over bytes: the caller bounds ``data`` by
+    ``Limits.max_pdf_predicted_bytes``."""
+    predictor = _integer(parms, "/Predictor", 1)
+    if predictor == 1:
+        return data
+    colors = _integer(parms, "/Colors", 1)
+    bits = _integer(parms, "/BitsPerComponent", 8)
+    columns = _integer(parms, "/Columns", 1)
+    readable = predictor in (10, 11, 12, 13, 14, 15) or (predictor == 2 and bits == 8)
+    if not readable or not 1 <= colors <= 256 or bits not in (1, 2, 4, 8, 16):
+        raise _unreadable(Detail("detail.pdf-predictor", what, predictor, colors, bits), "pdf-filter")
+    if columns < 1:
+        raise _unreadable(Detail("detail.pdf-predictor-columns", what, columns), "pdf-filter")
+    row = (colors * bits * columns + 7) // 8
+    if predictor == 2:
+        return _tiff(data, row, colors)
+    return _png(data, row, max(1, colors * bits // 8), what)
+
+
+def _tiff(data: bytes, row: int, step: int) -> bytes:
+    out = bytearray(data)
+    for start in range(0, len(out), row):
+        for i in range(start + step, min(start + row, len(out))):
+            out[i] = (out[i] + out[i - step]) & 0xFF
+    return bytes(out)
+
+
+def _png(data: bytes, row: int, bpp: int, what: Detail) -> bytes:
+    out = bytearray()
+    prior = bytearray(min(row, len(data)))
+    for start in range(0, len(data), row + 1):
+        tag, cur = data[start], bytearray(data[start + 1 : start + 1 + row])
+        width = len(cur)
+        if tag == 1:
+            for i in range(bpp, width):
+                cur[i] = (cur[i] + cur[i - bpp]) & 0xFF
+        elif tag == 2:
+            for i in range(width):
+                cur[i] = (cur[i] + prior[i]) & 0xFF
+        elif tag == 3:
+            for i in range(width):
+                left = cur[i - bpp] if i >= bpp else 0
+                cur[i] = (cur[i] + ((left + prior[i]) >> 1)) & 0xFF
+        elif tag == 4:
+            for i in range(width):
+                a = cur[i - bpp] if i >= bpp else 0
+                b, c = prior[i], prior[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+        elif tag != 0:
+            raise _unreadable(Detail("detail.pdf-predictor-row", what, tag), "pdf-filter")
+        out += cur
+        prior[:width] = cur
+    return bytes(out)
+
+
+def _bounded_bytes(stream: Any, cap: int, what: Detail, predicted_cap: int) -> bytes:
+    """The decoded content of ``stream``, never holding more than ``cap`` decoded bytes (``predicted_cap`` where a
+    predictor is to be undone, in Python): every filter (FlateDecode, in a chain too) and predictor is decoded here
+    with that budget, never by qpdf (whose predictors allocate by the stream's own /Columns)."""
     import pikepdf  # see _open: loaded with the first PDF
 
     if not isinstance(stream, pikepdf.Stream):
         raise _unreadable(Detail("detail.pdf-not-a-stream", what), "pdf-structure")
     filters = _filters(stream)
-    raw = bytes(stream.read_raw_bytes())
-    if not filters:
-        data = raw
-    elif filters == ["FlateDecode"]:
-        inflater = zlib.decompressobj()
-        try:
-            data = inflater.decompress(raw, cap + 1)
-        except zlib.error as exc:
-            raise _unreadable(Detail("detail.pdf-not-decompressed", what, exc), "pdf-unreadable") from exc
-        if len(data) <= cap and stream.get("/DecodeParms") is not None:
-            data = bytes(stream.read_bytes())  # a predictor (never longer than the inflated data just bounded)
-    else:
-        raise _unreadable(Detail("detail.pdf-filter", what, "/".join(filters)), "pdf-filter")
+    if any(f != "FlateDecode" for f in filters):
+        raise _unreadable(Detail("detail.pdf-filter", what, "/".join(filters)[:200]), "pdf-filter")
+    data = bytes(stream.read_raw_bytes())
+    for parms in _parms(stream, len(filters)):
+        if parms is None or _integer(parms, "/Predictor", 1) == 1:
+            data = _inflate(data, cap, what)
+            if len(data) > cap:
+                raise InputError(
+                    "invoice.too-large", Detail("detail.pdf-too-large", what, cap), reason="attachment-bytes"
+                )
+            continue
+        budget = min(cap, predicted_cap)
+        data = _inflate(data, budget, what)
+        if len(data) > budget:
+            raise InputError(
+                "invoice.too-large", Detail("detail.pdf-predicted-too-large", what, budget), reason="attachment-bytes"
+            )
+        data = _unpredict(data, parms, what)  # never longer than its input
     if len(data) > cap:
-        raise InputError(
-            "invoice.too-large",
-            Detail("detail.pdf-too-large", what, cap),
-            reason="attachment-bytes",
-        )
+        raise InputError("invoice.too-large", Detail("detail.pdf-too-large", what, cap), reason="attachment-bytes")
     return data
 
 
@@ -213,19 +321,26 @@ def _embedded_files(pdf: Any, limits: Limits) -> list[tuple[str, Any]]:
     return found
 
 
-def _xmp(pdf: Any, limits: Limits) -> dict[str, str]:
+def _xmp(pdf: Any, limits: Limits) -> tuple[dict[str, str], str | None]:
     """The Factur-X properties (``ConformanceLevel``, ``DocumentFileName``, ``DocumentType``, ``Version``, in any
     of the Factur-X / ZUGFeRD / XRechnung XMP namespaces, as elements or attributes) and ``pdfaid:part`` /
-    ``pdfaid:conformance``. Empty when there is no XMP or it cannot be read (the checks then say so)."""
+    ``pdfaid:conformance``; empty when there is no XMP. The second value says why the XMP could not be read, if it
+    could not (not well-formed, a DOCTYPE, too large, an unreadable stream): reported for what it is, not as
+    metadata that declare nothing."""
     stream = pdf.Root.get("/Metadata")
     if stream is None:
-        return {}
+        return {}, None
     try:
-        data = _bounded_bytes(stream, limits.max_pdf_xmp_bytes, Detail("part.xmp"))
+        data = _bounded_bytes(stream, limits.max_pdf_xmp_bytes, Detail("part.xmp"), limits.max_pdf_predicted_bytes)
         hardened.refuse_markup_declarations(data)
         root = etree.fromstring(data, hardened.parser(huge_tree=False))
-    except (InputError, etree.XMLSyntaxError, hardened.ExternalReferenceRefused):
-        return {}
+    except InputError as exc:
+        return {}, exc.detail
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        return {}, f"not well-formed XML at line {line}, column {column}: {_POSITION.sub('', exc.msg or '')[:200]}"
+    except hardened.ExternalReferenceRefused:  # never reached while the hardened options hold
+        return {}, "the document has a DOCTYPE declaration"
     props: dict[str, str] = {}
 
     def take(namespace: str | None, local: str, value: str | None) -> None:
@@ -250,7 +365,7 @@ def _xmp(pdf: Any, limits: Limits) -> dict[str, str]:
         for attr, value in element.attrib.items():
             aq = etree.QName(attr)
             take(aq.namespace, aq.localname, str(value))
-    return props
+    return props, None
 
 
 def extract_invoice(data: bytes, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes, PdfEnvelope]:
@@ -286,8 +401,10 @@ def extract_invoice(data: bytes, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes
             stream = None if ef is None else (ef.get("/F") or ef.get("/UF"))
             if stream is None:
                 raise _unreadable(Detail("detail.pdf-no-content", name), "pdf-structure")
-            xml = _bounded_bytes(stream, limits.max_document_bytes, Detail("part.embedded-file", name))
-            xmp = _xmp(pdf, limits)
+            xml = _bounded_bytes(
+                stream, limits.max_document_bytes, Detail("part.embedded-file", name), limits.max_pdf_predicted_bytes
+            )
+            xmp, xmp_error = _xmp(pdf, limits)
         except InputError:
             raise
         except Exception as exc:  # pikepdf raises many types on broken objects: all are "unreadable"
@@ -304,6 +421,7 @@ def extract_invoice(data: bytes, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes
             document_type=xmp.get("DocumentType"),
             version=xmp.get("Version"),
             pdfa=None if part is None else f"{part}{conformance or ''}",
+            xmp_error=xmp_error,
         )
     return xml, envelope
 
@@ -343,8 +461,12 @@ def envelope_findings(envelope: PdfEnvelope, spec_id: str | None, source: str) -
 
     expected = _level_for(spec_id)
     level = envelope.conformance_level
-    if level is None:
+    if envelope.xmp_error is not None:
+        add("facturx.pdf.xmp-unreadable", "error", 0, envelope.xmp_error)
+    elif level is None:
         add("facturx.pdf.xmp-profile", "error", 1)
+    elif level not in LEVELS:
+        add("facturx.pdf.xmp-profile", "error", 2, level, ", ".join(LEVELS))
     elif expected is not None and _norm(level) != _norm(expected):
         add("facturx.pdf.xmp-profile", "error", 0, level, spec_id or "", expected)
     if envelope.document_file_name is not None and envelope.document_file_name != envelope.attachment:
@@ -354,7 +476,8 @@ def envelope_findings(envelope: PdfEnvelope, spec_id: str | None, source: str) -
     elif envelope.relationship not in RELATIONSHIPS:
         add("facturx.pdf.relationship", "error", 0, envelope.relationship, envelope.attachment)
     if envelope.pdfa is None:
-        add("facturx.pdf.pdfa", "warning", 1)
+        if envelope.xmp_error is None:  # unreadable XMP: said once, above
+            add("facturx.pdf.pdfa", "warning", 1)
     elif not envelope.pdfa.startswith("3"):
         add("facturx.pdf.pdfa", "warning", 0, envelope.pdfa)
     return found

@@ -12,6 +12,7 @@ from lxml import etree
 __all__ = [
     "HEAD_RE",
     "VALUE_RE",
+    "LineIndex",
     "LogEntryLike",
     "expected_list",
     "locate",
@@ -76,7 +77,27 @@ def expected_list(detail: str) -> str | None:
     return ", ".join(xerces_qname(i)[1:-1] if i.startswith("{") else i for i in items)
 
 
-def locate(entry_path: str | None, line: int, clark: str, tree: etree._ElementTree) -> etree._Element | None:
+class LineIndex:
+    """The elements of a tree by source line, listed in one pass when :func:`locate` first needs the fallback (it
+    walked the whole tree for every error: quadratic in a document of many errors)."""
+
+    def __init__(self, tree: etree._ElementTree) -> None:
+        self._tree = tree
+        self._by_line: dict[int, list[etree._Element]] | None = None
+
+    def at(self, line: int) -> list[etree._Element]:
+        if self._by_line is None:
+            self._by_line = {}
+            for el in self._tree.getroot().iter():
+                number = sourceline(el)
+                if isinstance(el.tag, str) and number is not None:
+                    self._by_line.setdefault(number, []).append(el)
+        return self._by_line.get(line, [])
+
+
+def locate(
+    entry_path: str | None, line: int, clark: str, tree: etree._ElementTree, lines: LineIndex | None = None
+) -> etree._Element | None:
     """Find the instance element an error is about: walk libxml2's node path, else by line."""
     root = tree.getroot()
     if entry_path and entry_path.startswith("/"):
@@ -109,7 +130,7 @@ def locate(entry_path: str | None, line: int, clark: str, tree: etree._ElementTr
             cur = cands[idx - 1]
         if ok and cur is not None:
             return cur
-    for el in root.iter():
-        if isinstance(el.tag, str) and sourceline(el) == line and (not clark or el.tag == clark):
+    for el in (lines or LineIndex(tree)).at(line):
+        if not clark or el.tag == clark:
             return el
     return None

@@ -12,15 +12,19 @@ from lxml import etree
 from ..attachments import libxml2_base64_valid, long_attachments, replaced
 from ..errors import Detail, RulesetError
 from ..findings import Finding, Severity
+from ..limits import DEFAULT_LIMITS
 from ..locations import Locator
 from ..messages import catalogue
 from ..parse import Document
 from ..rulesets.registry import InstalledPack
 from .catalog import Catalog, catalog_parser
 from .schema_index import schema_info_for
-from .xerces import issues_from_log
+from .xerces import capped_issues_from_log
 
-__all__ = ["XsdStage"]
+__all__ = ["MORE_ERRORS", "XsdStage"]
+
+MORE_ERRORS = "xsd.more-errors"
+"""The finding that closes a capped list of schema findings (``Limits.max_xsd_findings``)."""
 
 _cache: dict[tuple[Path, str], tuple[etree.XMLSchema, threading.Lock]] = {}
 _lock = threading.Lock()
@@ -60,16 +64,19 @@ class XsdStage:
         self._schema, self._lock = _schema(path, pack.manifest.files[pack.manifest.entries[entry]], catalog)
         self._info = schema_info_for(str(path), catalog)  # declared types, for Xerces' codes (built once, cached)
 
-    def run(self, document: Document, locator: Locator | None = None) -> list[Finding]:
+    def run(
+        self, document: Document, locator: Locator | None = None, max_findings: int = DEFAULT_LIMITS.max_xsd_findings
+    ) -> list[Finding]:
         """The schema's findings; with ``locator`` their paths in the readable style (libxml2's kept as
-        ``pack_location``)."""
+        ``pack_location``). At most ``max_findings`` are listed, then one ``xsd.more-errors`` finding saying how
+        many more libxml2 reported (they are neither mapped, located nor rendered)."""
         # Long attachments that libxml2 would accept as base64 (checked here, by its rule, far faster) are
         # validated as "AAAA": the same findings without libxml2 reading megabytes (see attachments.py).
         cuts = [(e, "AAAA", text) for e, text in long_attachments(document.tree) if libxml2_base64_valid(text)]
         with self._lock, replaced(cuts):
             if self._schema.validate(document.tree):
                 return []
-            issues = issues_from_log(self._schema.error_log, document.tree, self._info)
+            issues, more = capped_issues_from_log(self._schema.error_log, document.tree, self._info, max_findings)
         findings = []
         texts = catalogue()
         for issue in issues:
@@ -87,6 +94,18 @@ class XsdStage:
                     message=rendered.message,
                     source=self.source,
                     pack_location=issue.path,
+                )
+            )
+        if more:
+            findings.append(
+                Finding(
+                    rule_id=MORE_ERRORS,
+                    severity=Severity.ERROR,
+                    flag="error",
+                    stage="xsd",
+                    location=None,
+                    message=texts.render_code(MORE_ERRORS, (str(more), str(max_findings))),
+                    source=self.source,
                 )
             )
         return findings

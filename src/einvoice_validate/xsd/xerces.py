@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator
 from lxml import etree
 
 from .codes import XsdIssue, has_child_elements, map_entry
-from .libxml2_log import HEAD_RE, LogEntryLike, locate, log_entries, raw_name, sourceline
+from .libxml2_log import HEAD_RE, LineIndex, LogEntryLike, locate, log_entries, raw_name, sourceline
 from .schema_index import SchemaInfo
 from .values import check_value
 
-__all__ = ["issues_from_log", "xerces_validate"]
+__all__ = ["capped_issues_from_log", "issues_from_log", "xerces_validate"]
 
 
 def xerces_validate(
@@ -53,6 +53,21 @@ def issues_from_log(
     return _issues_from_entries(log_entries(error_log), tree, schema_info, None)
 
 
+def capped_issues_from_log(
+    error_log: object, tree: etree._ElementTree, schema_info: SchemaInfo | None, cap: int
+) -> tuple[list[XsdIssue], int]:
+    """The first ``cap`` issues of the log and at least how many more there are (issues past the cap, plus the
+    entries never mapped): a document with 200,000 schema errors costs the mapping of about ``cap`` of them."""
+    entries = log_entries(error_log)
+    out: list[XsdIssue] = []
+    lines = LineIndex(tree)
+    for n, entry in enumerate(entries):
+        if len(out) >= cap:
+            return out[:cap], len(out) - cap + len(entries) - n
+        out.extend(_entry_issues(entry, tree, schema_info, None, lines, cap - len(out)))
+    return out[:cap], max(0, len(out) - cap)
+
+
 def _issues_from_entries(
     entries: list[LogEntryLike],
     tree: etree._ElementTree,
@@ -60,30 +75,46 @@ def _issues_from_entries(
     node_map: Callable[[etree._Element], etree._Element] | None,
 ) -> list[XsdIssue]:
     out: list[XsdIssue] = []
+    lines = LineIndex(tree)
     for entry in entries:
-        m = HEAD_RE.match(entry.message or "")
-        clark = m.group("el") if m else ""
-        el = locate(entry.path, entry.line, clark, tree)
-        orig = node_map(el) if (node_map is not None and el is not None) else el
-        if orig is not None and node_map is not None:
-            line = sourceline(orig) or entry.line
-            path: str | None = orig.getroottree().getpath(orig)
-        else:
-            line, path = entry.line, entry.path
-        out.extend(map_entry(entry.type_name, entry.message or "", line, entry.column, path, orig, info))
-        if (
-            info is not None
-            and orig is not None
-            and entry.type_name == "SCHEMAV_ELEMENT_CONTENT"
-            and "not expected" in (entry.message or "")
-        ):
-            parent = orig.getparent()
-            ptype = info.decl_for(parent) if parent is not None else None
-            sib: etree._Element | None = orig
-            while sib is not None:
-                if isinstance(sib.tag, str):
-                    out.extend(_continue(sib, ptype.type_key if ptype else None, info))
-                sib = sib.getnext()
+        out.extend(_entry_issues(entry, tree, info, node_map, lines))
+    return out
+
+
+def _entry_issues(
+    entry: LogEntryLike,
+    tree: etree._ElementTree,
+    info: SchemaInfo | None,
+    node_map: Callable[[etree._Element], etree._Element] | None,
+    lines: LineIndex,
+    budget: int | None = None,
+) -> list[XsdIssue]:
+    """The issues of one log entry; past ``budget`` issues the following siblings of a content-model error are
+    not assessed any further (a flood of 300,000 siblings would each be validated anew)."""
+    out: list[XsdIssue] = []
+    m = HEAD_RE.match(entry.message or "")
+    clark = m.group("el") if m else ""
+    el = locate(entry.path, entry.line, clark, tree, lines)
+    orig = node_map(el) if (node_map is not None and el is not None) else el
+    if orig is not None and node_map is not None:
+        line = sourceline(orig) or entry.line
+        path: str | None = orig.getroottree().getpath(orig)
+    else:
+        line, path = entry.line, entry.path
+    out.extend(map_entry(entry.type_name, entry.message or "", line, entry.column, path, orig, info))
+    if (
+        info is not None
+        and orig is not None
+        and entry.type_name == "SCHEMAV_ELEMENT_CONTENT"
+        and "not expected" in (entry.message or "")
+    ):
+        parent = orig.getparent()
+        ptype = info.decl_for(parent) if parent is not None else None
+        sib: etree._Element | None = orig
+        while sib is not None and (budget is None or len(out) <= budget):
+            if isinstance(sib.tag, str):
+                out.extend(_continue(sib, ptype.type_key if ptype else None, info))
+            sib = sib.getnext()
     return out
 
 
