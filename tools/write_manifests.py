@@ -810,6 +810,279 @@ ATTACHMENT_CONTENT_REVIEWED = {
 }
 
 
+# ---- Croatia (HR-CIUS 2025 / eRačun) and Peppol PINT (issue 42) ----------------------------------------------------
+# Files as committed in phax/phive-rules at HR_PINT_PHIVE (../shared/rulesets/SOURCES.md, "Added 2026-11-28: Croatia
+# (HR-CIUS 2025 / eRačun) and Peppol PINT"), fetched one by one; the Tax Administration's eRačun XSD set from its
+# official archive as committed in phive's docs/ (the archive's sha256 as SOURCES.md records it).
+HR_PINT_PHIVE = "432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
+HR_RAW = f"https://raw.githubusercontent.com/phax/phive-rules/{HR_PINT_PHIVE}/phive-rules-eracun/"
+HR_XSD_ZIP = HR_RAW + "docs/UBL2.1%20eRa%C4%8Dun%202026-04-15.zip"
+ARCHIVE_SHA256[HR_XSD_ZIP] = "549ced211d2b463db0e5821ed9e604580140aa1870ee8636d207206d872c8388"
+HR_RELEASES = {
+    # version: the Tax Administration's archive the .sch comes from (SOURCES.md)
+    "1.0.2": "HRUBLSchematron-2026-01-24.zip (2026-01-24)",
+    "1.0.3": "HRUBLSchematron-06032026-ispravak.zip (2026-03-06, a correction release)",
+}
+for version, archive in HR_RELEASES.items():
+    sheet = "xslt/HR-CIUS-EXT-EN16931-UBL.xslt"
+    PACKS.append(
+        schematron_pack(
+            "hr-cius",
+            version,
+            "ubl",
+            f"HR-CIUS 2025 {version} (Croatia, eRačun): the HR-BR rules and the HR extension's rules (UBL), run "
+            "after CEN EN 16931 1.3.15",
+            f"hr-cius/{version}",
+            {
+                sheet: f"{HR_RAW}src/main/resources/external/schematron/{version}/HR-CIUS-EXT-EN16931-UBL.xslt",
+                "LICENSE": HR_RAW + "src/main/resources/LICENSE",
+                "NOTICE": HR_RAW + "src/main/resources/NOTICE",
+            },
+            "Porezna uprava (Croatian Tax Administration): no licence file in its archives (CEN-derived parts "
+            "reproduced with CEN's permission); compiled XSLT: Apache-2.0 (phive-rules)",
+            {
+                "repository": "https://github.com/phax/phive-rules",
+                "release": f"HR-CIUS-EXT-EN16931-UBL {version}, official archive {archive}, compiled by phive-rules",
+                "commit": HR_PINT_PHIVE,
+            },
+            [],
+        )
+    )
+HR_XSD_FILES = [
+    *(
+        f"common/{name}"
+        for name in (
+            "CCTS_CCT_SchemaModule-2.1.xsd",
+            "HRExtensionAggregateComponents-1.xsd",
+            "UBL-CommonAggregateComponents-2.1.xsd",
+            "UBL-CommonBasicComponents-2.1.xsd",
+            "UBL-CommonExtensionComponents-2.1.xsd",
+            "UBL-CommonSignatureComponents-2.1.xsd",
+            "UBL-CoreComponentParameters-2.1.xsd",
+            "UBL-ExtensionContentDataType-2.1.xsd",
+            "UBL-QualifiedDataTypes-2.1.xsd",
+            "UBL-SignatureAggregateComponents-2.1.xsd",
+            "UBL-SignatureBasicComponents-2.1.xsd",
+            "UBL-UnqualifiedDataTypes-2.1.xsd",
+            "UBL-XAdESv132-2.1.xsd",
+            "UBL-XAdESv132.xsd",
+            "UBL-XAdESv141-2.1.xsd",
+            "UBL-XAdESv141.xsd",
+            "UBL-xmldsig-core-schema-2.1.xsd",
+        )
+    ),
+    "maindoc/UBL-CreditNote-2.1.xsd",
+    "maindoc/UBL-Invoice-2.1.xsd",
+]
+PACKS.append(
+    {
+        "id": "hr-eracun-xsd",
+        "version": "2026-04-15",
+        "kind": "xsd",
+        "syntax": "ubl",
+        "title": "Croatian Tax Administration's UBL 2.1 XML Schema for eRačun (stricter ExtensionContent: "
+        "HRFISK20Data or a signature only)",
+        "source_dir": "hr-cius/xsd-eracun-2026-04-15",
+        "files": HR_XSD_FILES,
+        "entries": {
+            "ubl-invoice": "maindoc/UBL-Invoice-2.1.xsd",
+            "ubl-creditnote": "maindoc/UBL-CreditNote-2.1.xsd",
+        },
+        "licence": "no licence file (OASIS UBL 2.1 schemas, OASIS IPR Policy, with the Tax Administration's HR "
+        "extension)",
+        "upstream": {
+            "repository": "https://github.com/phax/phive-rules",
+            "release": "UBL2.1 eRačun 2026-04-15 (the Tax Administration's archive, as committed in phive-rules docs/)",
+            "commit": HR_PINT_PHIVE,
+        },
+        "archives": [HR_XSD_ZIP],
+        "sources": {rel: f"{HR_XSD_ZIP}#UBL2.1 eRačun/XsdUbl/{rel}" for rel in HR_XSD_FILES},
+    }
+)
+# In force. Croatia: phive sets no dates (SOURCES.md). B2B e-invoicing under Fiscalization 2.0 is mandatory from
+# 2026-01-01, and HR-BR-40 rejects any document issued before that day. 1.0.2 from 2026-01-01: of the versions phive
+# still runs it is the oldest (1.0.0 of 2025-10-28 and 1.0.1 of 2026-01-20 are deprecated there and are not shipped
+# here); it was published on 2026-01-24 as a correction ("HR-BR-30 aligned with EN"), so documents of the mandate's
+# first three weeks get it rather than no rules at all. 1.0.3 from 2026-03-06, the date of its official archive
+# ("HRUBLSchematron-06032026-ispravak.zip"), not 2026-03-12 (when phive added it). A rules date before 2026-01-01 is a
+# rules-date error for the Croatian profiles (docs/notes/markets-hr-pint.md). The eRačun XSD is pinned by its
+# profiles; its date (the archive's) is shown only.
+IN_FORCE.update(
+    {
+        "hr-cius@1.0.2": ("2026-01-01", None),
+        "hr-cius@1.0.3": ("2026-03-06", None),
+        "hr-eracun-xsd@2026-04-15": ("2026-04-15", None),
+    }
+)
+
+# Peppol PINT: per jurisdiction release (and per billing / self-billing variant) the files phive chains: the shared
+# PINT rules as that release ships them (PINT-UBL-validation-preprocessed, pack "<id>-shared"), PINT-EU's
+# EN16931-aligned rules ("pint-eu-en16931") and the jurisdiction's rules (PINT-jurisdiction-aligned-rules, pack
+# "<id>"); the generic ("wildcard") PINT release has the shared rules only ("pint-generic"). Byte-identical copies
+# stay separate packs: each is a member of its own release, and a later release of one jurisdiction may change it.
+PINT_RAW = (
+    f"https://raw.githubusercontent.com/phax/phive-rules/{HR_PINT_PHIVE}/phive-rules-peppol-pint/src/main/resources/"
+)
+PINT_SHEETS = {
+    "shared": ("PINT-UBL-validation-preprocessed.xslt", "the shared PINT rules (ibr-*)"),
+    "en16931": ("PINT-EN16931-aligned-rules.xslt", "the EN 16931-aligned rules"),
+    "": ("PINT-jurisdiction-aligned-rules.xslt", "the jurisdiction's rules"),
+}
+PINT_RELEASES = (
+    # pack id, version, staged folder (under peppol-pint/), upstream folder (under external/schematron/), variants
+    # (staged subfolder, upstream subfolder, pack id suffix), sheets, title, valid_from (SOURCES.md: phive's
+    # validFrom, or its comment "from ..." where it sets none)
+    (
+        "pint-generic",
+        "1.1.3",
+        "pint/1.1.3",
+        "pint/1.1.3/xslt",
+        (("", "", ""),),
+        ("shared",),
+        "Peppol PINT 1.1.3 (generic, 'wildcard')",
+        "2026-06-05",
+    ),
+    (
+        "pint-ae",
+        "2026.5",
+        "pint-ae/2026.5",
+        "pint-ae/2026.5",
+        (("billing", "billing", ""), ("selfbilling", "selfbilling", "-sb")),
+        ("shared", ""),
+        "Peppol PINT-AE 2026.5 (United Arab Emirates)",
+        "2026-05-28",
+    ),
+    (
+        "pint-aunz",
+        "1.1.3",
+        "pint-aunz/1.1.3",
+        "pint-aunz/1.1.3/xslt",
+        (("billing", "billing", ""), ("selfbilling", "selfbilling", "-sb")),
+        ("shared", ""),
+        "Peppol PINT A-NZ 1.1.3 (Australia, New Zealand)",
+        "2026-05-21",
+    ),
+    (
+        "pint-eu",
+        "1.1.1",
+        "pint-eu/1.1.1",
+        "pint-eu/1.1.1/xslt",
+        (("", "", ""),),
+        ("shared", "en16931", ""),
+        "Peppol PINT-EU 1.1.1 (EU jurisdiction)",
+        "2026-06-09",
+    ),
+    (
+        "pint-jp",
+        "1.1.3",
+        "pint-jp/1.1.3",
+        "pint-jp/1.1.3/xslt",
+        (("", "", ""),),
+        ("shared", ""),
+        "Peppol PINT-JP 1.1.3 (Japan, qualified invoice)",
+        "2026-05-18",
+    ),
+    (
+        "pint-jp-ntr",
+        "1.1.3",
+        "pint-jp-ntr/1.1.3",
+        "pint-jp-ntr/1.1.3/xslt",
+        (("", "", ""),),
+        ("shared", ""),
+        "Peppol PINT-JP 1.1.3 for non-tax-registered businesses",
+        "2026-05-18",
+    ),
+    (
+        "pint-jp-sb",
+        "1.1.3",
+        "pint-jp-sb/1.1.3",
+        "pint-jp-sb/1.1.3/xslt",
+        (("", "", ""),),
+        ("shared", ""),
+        "Peppol PINT-JP 1.1.3 self-billing",
+        "2026-05-18",
+    ),
+    (
+        "pint-my",
+        "1.3.1",
+        "pint-my/1.3.1",
+        "pint-my/1.3.1/xslt",
+        (("billing", "billing", ""), ("selfbilling", "selfbilling", "-sb")),
+        ("shared", ""),
+        "Peppol PINT-MY 1.3.1 (Malaysia)",
+        "2026-06-05",
+    ),
+    (
+        "pint-om",
+        "1.0.1",
+        "pint-om/1.0.1",
+        "pint-om/1.0.1",
+        (("billing", "billing", ""), ("selfbilling", "selfbilling", "-sb")),
+        ("shared", ""),
+        "Peppol PINT-OM 1.0.1 (Oman)",
+        "2026-07-17",
+    ),
+    (
+        "pint-sg",
+        "1.4.1",
+        "pint-sg/1.4.1",
+        "pint-sg/1.4.1/xslt",
+        (("", "", ""),),
+        ("shared", ""),
+        "Peppol PINT-SG 1.4.1 (Singapore)",
+        "2026-05-25",
+    ),
+)
+PINT_PACKS: list[str] = []
+for base_id, version, staged, upstream_dir, variants, kinds, release_title, valid_from in PINT_RELEASES:
+    for staged_sub, upstream_sub, suffix in variants:
+        variant_title = release_title + (", self-billing" if suffix == "-sb" else "")
+        for kind in kinds:
+            name, what = PINT_SHEETS[kind]
+            pack_id = base_id + suffix + ("" if not kind or base_id == "pint-generic" else f"-{kind}")
+            sheet = "/".join(p for p in ("xslt", staged_sub, name) if p)
+            upstream_path = "/".join(p for p in (upstream_dir, upstream_sub, name) if p)
+            PACKS.append(
+                schematron_pack(
+                    pack_id,
+                    version,
+                    "ubl",
+                    f"{variant_title}: {what}",
+                    f"peppol-pint/{staged}",
+                    {
+                        sheet: f"{PINT_RAW}external/schematron/{upstream_path}",
+                        "LICENSE": PINT_RAW + "LICENSE",
+                        "NOTICE": PINT_RAW + "NOTICE",
+                    },
+                    "OpenPeppol artefacts (no licence file in the resource archives); compiled XSLT and packaging: "
+                    "Apache-2.0 (phive-rules)",
+                    {
+                        "repository": "https://github.com/phax/phive-rules",
+                        "release": f"{release_title}, as phive-rules-peppol-pint ships it",
+                        "commit": HR_PINT_PHIVE,
+                    },
+                    [],
+                )
+            )
+            PINT_PACKS.append(f"{pack_id}@{version}")
+            IN_FORCE[f"{pack_id}@{version}"] = (valid_from, None)
+# Acceptance: phive's example documents of each jurisdiction (corpus/hr-pint/README.md: all valid but PINT-MY's
+# billing-CompleteSample_LHDN-CreditNote.xml, which the OASIS UBL 2.1 XSD rejects: cbc:DueDate in a CreditNote).
+# None for generic PINT and JP self-billing (no examples exist) nor for Croatia (its documents are synthetic, written
+# for the corpus: not an official acceptance set).
+for key in PINT_PACKS:
+    pack_id = key.split("@")[0]
+    if pack_id.startswith(("pint-generic", "pint-jp-sb")):
+        continue
+    folder = pack_id.removesuffix("-shared").removesuffix("-en16931").removesuffix("-sb")
+    ACCEPTANCE[key] = {
+        "title": f"phive-rules' {folder.upper()} example documents (billing and self-billing), valid",
+        "folders": [f"hr-pint/{folder}"],
+        **({"exclude": ["billing-CompleteSample_LHDN-CreditNote.xml"]} if folder == "pint-my" else {}),
+    }
+# ---- end of Croatia and Peppol PINT -------------------------------------------------------------------------------
+
+
 def render(pack: dict[str, object], source: Path) -> str:
     base = source / str(pack["source_dir"])
     patterns = pack["files"]

@@ -62,13 +62,14 @@ class _Model(BaseModel):
 
 class Message(_Model):
     """A finding's text in English and German; extra language keys only where the rule pack speaks another
-    language: ``ro`` (CIUS-RO's Romanian), ``fr`` (FNFE-MPE's French rules); None and absent from the wire form
-    otherwise."""
+    language: ``ro`` (CIUS-RO's Romanian), ``fr`` (FNFE-MPE's French rules), ``hr`` (HR-CIUS's Croatian rules); None
+    and absent from the wire form otherwise."""
 
     en: str
     de: str
     ro: str | None = Field(default=None, exclude_if=lambda v: v is None)
     fr: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    hr: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class TermValue(_Model):

@@ -1,5 +1,5 @@
 """The message catalogue: every rule's text in English and German (Romanian too for CIUS-RO, French for FNFE-MPE's
-French rules), and its terms.
+French rules, Croatian for the Tax Administration's HR-CIUS rules), and its terms.
 
 The catalogue is data written by the project, ``rulesets/messages/*.toml`` (one file per rule family). Per rule
 id it holds one entry per distinct official text ("variant": the same id can say different things in CEN 1.3.15,
@@ -13,8 +13,8 @@ id it holds one entry per distinct official text ("variant": the same id can say
 normalised, with ``{1}``, ``{2}``, ... where the stylesheet inserts runtime values (``xsl:value-of``). ``lang`` says
 which language the official text is in: ``en`` (default; ``en`` is then the official text), ``de`` (XRechnung writes
 some rules in German; ``de`` is then the official text and ``en`` is ours), ``ro+en`` (CIUS-RO's "Romanian
-#English"; ``ro`` and ``en`` are its two halves) or ``fr`` (FNFE-MPE's French rules: the official text is the
-finding's ``fr``, ``en`` and ``de`` are ours). ``terms`` (optional) overrides the BT/BG ids read from the texts.
+#English"; ``ro`` and ``en`` are its two halves), ``fr`` (FNFE-MPE's French rules: the official text is the
+finding's ``fr``, ``en`` and ``de`` are ours) or ``hr`` (HR-CIUS's Croatian rules, likewise: the finding's ``hr``). ``terms`` (optional) overrides the BT/BG ids read from the texts.
 
 At validation time :meth:`Catalogue.render` finds the variant whose official text matches the text the pack
 produced, takes the runtime values out of it and puts them into the other languages. The catalogue never invents
@@ -54,7 +54,7 @@ __all__ = [
 
 CATALOGUE_DIR = bundled_dir() / "messages"
 
-Lang = Literal["en", "de", "ro+en", "fr"]
+Lang = Literal["en", "de", "ro+en", "fr", "hr"]
 
 _LABEL = re.compile(r"^\s*\[[^\]]*\]\s*[-:]?\s*")
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
@@ -105,14 +105,14 @@ class Variant:
     terms: tuple[str, ...] | None = None
     _regex: list[re.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
 
-    def text(self, language: Literal["en", "de", "ro", "fr"]) -> str | None:
+    def text(self, language: Literal["en", "de", "ro", "fr", "hr"]) -> str | None:
         """The template in ``language`` (the official text where that is the official language)."""
         if language == "en":
             return self.official if self.lang == "en" else self.en
         if language == "de":
             return self.official if self.lang == "de" else self.de
-        if language == "fr":
-            return self.official if self.lang == "fr" else None
+        if language in ("fr", "hr"):
+            return self.official if self.lang == language else None
         return self.ro
 
     @property
@@ -227,6 +227,7 @@ class Catalogue:
             de = variant.text("de")
             ro = variant.text("ro")
             fr = variant.text("fr")
+            hr = variant.text("hr")
             if en and de:
                 return Rendered(
                     Message(
@@ -234,6 +235,7 @@ class Catalogue:
                         de=fill(de, values),
                         ro=fill(ro, values) if ro else None,
                         fr=fill(fr, values) if fr else None,
+                        hr=fill(hr, values) if hr else None,
                     ),
                     variant.all_terms(),
                     variant,
@@ -258,8 +260,8 @@ def _variant(rule_id: str, raw: Mapping[str, object]) -> Variant:
     if unknown:
         raise ValueError(f"{rule_id}: unknown fields {sorted(unknown)}")
     lang = raw.get("lang", "en")
-    if lang not in ("en", "de", "ro+en", "fr"):
-        raise ValueError(f"{rule_id}: lang must be en, de, ro+en or fr, not {lang!r}")
+    if lang not in ("en", "de", "ro+en", "fr", "hr"):
+        raise ValueError(f"{rule_id}: lang must be en, de, ro+en, fr or hr, not {lang!r}")
     terms = raw.get("terms")
 
     def text(name: str) -> str | None:

@@ -38,7 +38,7 @@ __all__ = ["Assertion", "RuleInfo", "lookup_rule", "lookup_rules", "rule_ids_of"
 
 _XSL = "{http://www.w3.org/1999/XSL/Transform}"
 _SVRL = "{http://purl.oclc.org/dsdl/svrl}"
-_OWN_LANGUAGES: tuple[Literal["fr", "ro"], ...] = ("fr", "ro")
+_OWN_LANGUAGES: tuple[Literal["fr", "ro", "hr"], ...] = ("fr", "ro", "hr")
 """Languages a pack may state its rules in besides German and English, shown after them where it does."""
 
 

@@ -14,7 +14,7 @@ The CLI's ``json``/``jsonl`` rows carry a document's error as :func:`error_objec
 and German, detail). A finding on the wire is :meth:`Finding.model_dump` in JSON mode by alias: the API's members
 ``ruleId``, ``severity``, ``location``, ``message`` (``de``, ``en``) and ``source``, plus the stable extras in
 :data:`FINDING_EXTRA_MEMBERS` (and ``message.ro`` for CIUS-RO's Romanian texts, ``message.fr`` for FNFE-MPE's French
-ones: the pack's own language, absent elsewhere). ``location`` is the
+ones, ``message.hr`` for HR-CIUS's Croatian ones: the pack's own language, absent elsewhere). ``location`` is the
 element's readable path, the same style for every pack (``/Invoice/cac:Party[2]/cbc:ID``,
 :mod:`einvoice_validate.locations`), or null for a finding about the whole document or when the pack's location is
 not a path; ``packLocation`` keeps the pack's own spelling.

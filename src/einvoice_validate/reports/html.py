@@ -130,7 +130,7 @@ def _finding(f: Finding, lines: list[str] | None, words: dict[str, str], lang: s
         + "</p>"
         + "".join(
             f'<p class="text" lang="{code}"><span class="lang">{code}</span> {escape(text)}</p>'
-            for code, text in (*texts, ("ro", f.message.ro), ("fr", f.message.fr))
+            for code, text in (*texts, ("ro", f.message.ro), ("fr", f.message.fr), ("hr", f.message.hr))
             if text
         )
         + (f'<p class="values">{escape(words["values"])}: {values}</p>' if values else "")

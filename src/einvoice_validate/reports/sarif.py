@@ -41,7 +41,13 @@ def rule_texts(f: Finding) -> tuple[str, str]:
     """The rule's text in English and German without this finding's values (``'…'`` where the pack inserts one),
     from the catalogue entry the finding's text came from; else the finding's own text."""
     for variant in catalogue().variants(f.rule_id):
-        official = {"en": f.message.en, "de": f.message.de, "ro": f.message.ro, "fr": f.message.fr}.get(variant.lang)
+        official = {
+            "en": f.message.en,
+            "de": f.message.de,
+            "ro": f.message.ro,
+            "fr": f.message.fr,
+            "hr": f.message.hr,
+        }.get(variant.lang)
         if official is None or variant.match(official) is None:
             continue
         en, de = variant.text("en"), variant.text("de")

@@ -38,7 +38,7 @@ def catalogue_problems(cat: Catalogue) -> list[str]:
     problems = []
     for rule_id, variants in cat.entries.items():
         for v in variants:
-            texts = {lang: v.text(lang) for lang in ("en", "de", "ro", "fr")}
+            texts = {lang: v.text(lang) for lang in ("en", "de", "ro", "fr", "hr")}
             where = f"{rule_id} ({v.official[:50]}...)"
             for lang in ("en", "de"):
                 if not (texts[lang] or "").strip():
@@ -52,7 +52,7 @@ def catalogue_problems(cat: Catalogue) -> list[str]:
             if len({tuple(h) for h in holders.values()}) > 1:
                 problems.append(f"{where}: placeholders differ {holders}")
             # BT/BG ids: en and de must name the same ones (CIUS-RO's two halves sometimes differ upstream)
-            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k not in ("ro", "fr")}
+            terms = {k: sorted(set(terms_in(t))) for k, t in present.items() if k not in ("ro", "fr", "hr")}
             if len({tuple(t) for t in terms.values()}) > 1:
                 problems.append(f"{where}: BT/BG ids differ {terms}")
     return problems
@@ -143,6 +143,10 @@ def family_file(rule_id: str, pack_key: str) -> str:
         return "facturx.toml"
     if pack_key.startswith("fr-"):  # FNFE-MPE's French rules, and their texts of the CEN / Factur-X rules they copy
         return "france.toml"
+    if pack_key.startswith("hr-"):  # HR-CIUS's Croatian rules (issue 42)
+        return "hr.toml"
+    if pack_key.startswith("pint-"):  # Peppol PINT: the shared and jurisdiction rules, their texts of CEN/Peppol rules
+        return "pint.toml"
     for pattern, name in _FAMILIES:
         if re.match(pattern, rule_id):
             return name
