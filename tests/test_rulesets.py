@@ -46,6 +46,27 @@ EXPECTED_PACKS = {
         for syntax in ("ubl", "cii")
         for version in ("1.4.0", "1.4.0.03")
     ),
+    # Croatia and Peppol PINT (issue 42): HR-CIUS by date, the eRačun XSD, and per PINT release its shared rules
+    # ("-shared") and jurisdiction rules
+    "hr-cius@1.0.2",
+    "hr-cius@1.0.3",
+    "hr-eracun-xsd@2026-04-15",
+    "pint-generic@1.1.3",
+    "pint-eu-en16931@1.1.1",
+    *(
+        f"pint-{j}{part}@{v}"
+        for j, v in (
+            *(
+                (f"{j}{sb}", v)
+                for j, v in (("ae", "2026.5"), ("aunz", "1.1.3"), ("my", "1.3.1"), ("om", "1.0.1"))
+                for sb in ("", "-sb")
+            ),
+            *((j, "1.1.3") for j in ("jp", "jp-ntr", "jp-sb")),
+            ("eu", "1.1.1"),
+            ("sg", "1.4.1"),
+        )
+        for part in ("-shared", "")
+    ),
 }
 
 

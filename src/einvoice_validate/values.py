@@ -9,6 +9,9 @@ millisecond). The few terms the stylesheet maps otherwise (``for-each-group``, `
 notes, BT-23/24, the payment instructions) are taken from the mapping run on the document (the semantic model's
 ``xr:id`` and ``xr:src``), about 10 ms.
 
+Terms of a national extension the viewer does not know (HR-CIUS's ``HR-BT-*``) are read from the project's table of
+where they sit (``rulesets/terms/*.toml``: one XPath 1.0 per term, :func:`extension_terms`), with lxml, viewer or not.
+
 Only a rule's finding that names a term (:func:`wants_values`) asks for values, so a valid invoice costs nothing.
 Where a term repeats (an invoice line's BT-131, a VAT breakdown's BT-117), the values nearest the finding's element
 are kept: those whose source shares the longest path with the finding's location below the root (the finding's own
@@ -24,11 +27,14 @@ from __future__ import annotations
 
 import re
 import threading
+import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from ._bundled import bundled_dir
 from .errors import RulesetError
 from .findings import Finding, TermValue
 from .locations import Locator, SiblingIndex, readable_path
@@ -46,6 +52,7 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "MappingPaths",
     "TermValues",
+    "extension_terms",
     "model_values",
     "node_values",
     "pick_values",
@@ -299,6 +306,22 @@ def _key(node: object) -> object:
     return (parent, getattr(node, "attrname", None))
 
 
+@lru_cache(maxsize=1)
+def extension_terms() -> dict[str, etree.XPath]:
+    """The terms of ``rulesets/terms/*.toml`` (national extensions' own terms, e.g. HR-CIUS's ``HR-BT-*``), each
+    with its compiled XPath from the document's root element. A broken table is ``ruleset.invalid``."""
+    found: dict[str, etree.XPath] = {}
+    for path in sorted((bundled_dir() / "terms").glob("*.toml")):
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8"))
+            namespaces = {str(k): str(v) for k, v in table.get("namespaces", {}).items()}
+            for term, expression in table.get("terms", {}).items():
+                found[str(term)] = _xpath(str(expression), namespaces)
+        except (OSError, tomllib.TOMLDecodeError, etree.XPathError, ValueError) as exc:
+            raise RulesetError("ruleset.invalid", f"cannot read the term table {path}: {exc}") from exc
+    return found
+
+
 class TermValues:
     """Attaches values to one validator's findings; the viewer's mapping is compiled on first use (per engine,
     shared with ``show``)."""
@@ -327,20 +350,24 @@ class TermValues:
         """``findings`` with their values; unchanged when no rule's finding names a term or there is no model."""
         if not any(wants_values(f) for f in findings):
             return findings
-        viewer = self._viewer_or_none()
-        entry = document.kind.viewer  # the viewer pack's entry for its document type (none: no values)
-        if viewer is None or entry is None:
-            return findings
-        needed = {t for f in findings if wants_values(f) for t in f.terms if t.startswith("BT-")}  # BGs: no value
+        terms = {t for f in findings if wants_values(f) for t in f.terms}
         root = document.tree.getroot()
-        paths = self._mapping_paths(viewer, entry)
-        try:
-            if needed & paths.known == needed:
-                values = node_values(paths.values(root, needed))
-            else:
-                values = self._run_mapping(viewer, document, needed)
-        except (etree.XPathError, ValueError):  # an expression lxml cannot evaluate after all: run the mapping
-            values = self._run_mapping(viewer, document, needed)
+        own = extension_terms()
+        values = node_values({t: list(own[t](root)) for t in sorted(terms & own.keys())})  # type: ignore[arg-type]
+        needed = {t for t in terms if t.startswith("BT-")}  # BGs: no value
+        viewer = self._viewer_or_none() if needed else None
+        entry = document.kind.viewer  # the viewer pack's entry for its document type (none: no BT values)
+        if viewer is not None and entry is not None:
+            paths = self._mapping_paths(viewer, entry)
+            try:
+                if needed & paths.known == needed:
+                    values |= node_values(paths.values(root, needed))
+                else:
+                    values |= self._run_mapping(viewer, document, needed)
+            except (etree.XPathError, ValueError):  # an expression lxml cannot evaluate after all: run the mapping
+                values |= self._run_mapping(viewer, document, needed)
+        if not values:
+            return findings
         out = []
         for f in findings:
             picked = pick_values(values, f) if wants_values(f) else ()
