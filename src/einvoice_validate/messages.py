@@ -14,7 +14,8 @@ normalised, with ``{1}``, ``{2}``, ... where the stylesheet inserts runtime valu
 which language the official text is in: ``en`` (default; ``en`` is then the official text), ``de`` (XRechnung writes
 some rules in German; ``de`` is then the official text and ``en`` is ours), ``ro+en`` (CIUS-RO's "Romanian
 #English"; ``ro`` and ``en`` are its two halves), ``fr`` (FNFE-MPE's French rules: the official text is the
-finding's ``fr``, ``en`` and ``de`` are ours) or ``hr`` (HR-CIUS's Croatian rules, likewise: the finding's ``hr``). ``terms`` (optional) overrides the BT/BG ids read from the texts.
+finding's ``fr``, ``en`` and ``de`` are ours) or ``hr`` (HR-CIUS's Croatian rules, likewise: the finding's ``hr``).
+``terms`` (optional) overrides the BT/BG ids read from the texts (HR-CIUS's entries also name its ``HR-BT-*`` terms).
 
 At validation time :meth:`Catalogue.render` finds the variant whose official text matches the text the pack
 produced, takes the runtime values out of it and puts them into the other languages. The catalogue never invents
