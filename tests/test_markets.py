@@ -449,3 +449,23 @@ def test_cli_rows_carry_the_croatian_text(registry: Registry) -> None:
     [hr_br_2] = [f for f in bad["findings"] if f["ruleId"] == "HR-BR-2"]
     assert set(hr_br_2["message"]) == {"en", "de", "hr"} and "hh:mm:ss" in hr_br_2["message"]["hr"]
     assert all("hr" not in f["message"] for f in bad["findings"] if not f["ruleId"].startswith("HR-"))
+
+
+def test_show_renders_croatian_and_pint_invoices_with_their_findings(validator: Validator) -> None:
+    from lxml import html
+
+    from einvoice_validate.render import Renderer
+
+    renderer = Renderer(validator)
+    bad_rate = HR_CREDIT_NOTE.read_bytes().replace(
+        b"<cbc:Percent>25</cbc:Percent><hrextac:HRTaxScheme>",
+        b"<cbc:Percent>25.000000000001</cbc:Percent><hrextac:HRTaxScheme>",
+    )
+    for source, rule in (
+        (bad_rate, "HR-BR-56"),
+        (HR_PINT / "pint-om" / "billing-inv-FullInvoice.xml", "BTOM-META-001"),
+    ):
+        shown = renderer.show(source, lang="de", rules_date=RULES_DAY)
+        page = html.document_fromstring(shown.content)
+        assert not page.xpath("//*[contains(@class, 'ev-failed')]")  # the official viewer ran
+        assert rule in page.text_content() and shown.report.profile.startswith(("hr-cius-", "pint-om-"))

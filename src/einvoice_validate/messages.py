@@ -59,7 +59,7 @@ Lang = Literal["en", "de", "ro+en", "fr", "hr"]
 
 _LABEL = re.compile(r"^\s*\[[^\]]*\]\s*[-:]?\s*")
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
-_TERM = re.compile(r"\bB[TG]-\d+\b")
+_TERM = re.compile(r"(?<![\w-])B[TG]-\d+\b")  # not the BT-2 in HR-BT-2 (an HR-CIUS term)
 
 SAME_TEXT_ALLOWED: frozenset[str] = frozenset()
 """Rule ids whose German text may equal the English one (none so far: every text has a German form)."""

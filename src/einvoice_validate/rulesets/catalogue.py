@@ -193,7 +193,13 @@ business terms, attributes, prefixed or CamelCase element names (a UBL path of n
 join with ``/``), numbers. Two texts that differ only in these have the same *shape*."""
 
 _MARK = re.compile("\x01(.)(.)\x02", re.S)
-_NEEDS: dict[str, tuple[str, ...]] = {"en": ("de",), "de": ("en",), "fr": ("en", "de"), "ro+en": ("de",)}
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "en": ("de",),
+    "de": ("en",),
+    "fr": ("en", "de"),
+    "hr": ("en", "de"),
+    "ro+en": ("de",),
+}
 """The texts a variant needs besides its official one, by the official text's language."""
 
 
@@ -273,7 +279,7 @@ class Analogy:
         best = max(sorted(score), key=score.__getitem__, default="en")
         if " #" in official and score.get("ro", 0) > 0:
             return "ro+en"
-        return "de" if best == "de" and score[best] else "fr" if best == "fr" and score[best] else "en"
+        return best if best in ("de", "fr", "hr") and score[best] else "en"  # type: ignore[return-value]
 
     def text(self, official: str, lang: str, name: str) -> str | None:
         """The ``name`` text (``en``, ``de``) of ``official`` (in ``lang``), or None."""
