@@ -87,7 +87,7 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
     """Check the request before the run: the formats, whether ``given`` (``-o``) is a file or a folder (a folder
     when it is one, ends with ``/`` or several formats are asked for), that no report would replace an input, and
     that none would replace any other existing file unless ``force`` (``--force``): a report only ever replaces a
-    file this run wrote."""
+    file this run wrote (a device such as ``/dev/null`` or a pipe is written to, never refused)."""
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise OutputError(f"unknown format {unknown[0]!r}; one of {', '.join(FORMATS)}")
@@ -101,7 +101,7 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
     if not (len(formats) > 1 or output.is_dir() or given.endswith(("/", os.sep))):
         if output.exists() and _key(str(output)) in taken:
             raise OutputError(f"-o {output} is one of the inputs; it is never overwritten")
-        if output.exists() and not force:
+        if output.is_file() and not force:  # a device (/dev/null) or a pipe holds no document
             raise OutputError(_exists(output))
         return OutputPlan(formats, output, False)
     if output.exists() and not output.is_dir():
@@ -112,7 +112,7 @@ def plan_output(formats: Sequence[str], given: str | None, inputs: Sequence[str]
             target = plan.report_path(i, fmt)
             if target.exists() and _key(str(target)) in taken:
                 raise OutputError(f"the report {target} would replace an input; choose another -o folder")
-            if target.exists() and not force and not (output / FOLDER_MARK).is_file():
+            if target.is_file() and not force and not (output / FOLDER_MARK).is_file():
                 raise OutputError(_exists(target))
     return plan
 
@@ -130,7 +130,7 @@ def view_target(given: str, name: str, fmt: str, *, force: bool = False) -> Path
         target = target / f"{report_base(name)}-view.{fmt}"
     if name != STDIN and target.exists() and os.path.exists(name) and _key(str(target)) == _key(name):
         raise OutputError(f"-o {target} is the input; it is never overwritten")
-    if target.exists() and not force:
+    if target.is_file() and not force:
         raise OutputError(_exists(target))
     return target
 
