@@ -51,7 +51,7 @@ ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corp
 	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py \
 	tests/test_peppol.py tests/test_rules_date.py tests/test_user_packs.py \
 	tests/test_facturx.py tests/test_national.py tests/test_versions.py tests/test_france.py tests/test_syntaxes.py \
-	tests/test_markets.py
+	tests/test_markets.py tests/test_france_1404.py
 
 ## headless Chromium and pdftotext from Debian, for the test that renders the HTML report (installed if missing)
 browser:

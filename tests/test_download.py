@@ -48,6 +48,8 @@ CII_D16B = "cii/schema/D16B SCRDM (Subset)/uncoupled clm/CII/uncefact/data/stand
 PHIVE = "raw.githubusercontent.com/phax/phive-rules/ea02b79424f45a57bc3409b879f3204d78085692"
 PHIVE_432 = "raw.githubusercontent.com/phax/phive-rules/432f0e9a8cff5c03d06625abe7a5fd8e7e346a64"
 FNFE_LICENSE = "raw.githubusercontent.com/fnfempe/France_RFE/e9520ce398cc99bed4bab493773a494af8ca5aff/LICENSE"
+FNFE_1404 = "raw.githubusercontent.com/fnfempe/France_RFE/97ba0f3d4ef2abed5780e9490d5c3a2be832ab1d/FNFE_RFE_INVOICE"
+"""FNFE's tag v1.4.0.04 (issue 42): single files of the repository at the tag's commit."""
 XRECHNUNG_ZIP = (
     "github.com/itplr-kosit/xrechnung-schematron/releases/download/v2.5.0/xrechnung-3.0.2-schematron-2.5.0.zip"
 )
@@ -202,6 +204,17 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             members.update(_tree(fr / syntax, f"{name}/{syntax}/"))
         _zip(root / f"{PHIVE_432}/phive-rules-france/docs/{name}.zip", members)
         _put(root, FNFE_LICENSE, (fr / "LICENSE").read_bytes())
+    # FNFE-MPE 1.4.0.04 (issue 42): upstream's files are not known here; they stand here as the staged copy (BR-FR,
+    # CDAR) and, for EXTENDED-CTC-FR (no copy here), as 1.4.0.03's: the download records what it gets.
+    for rel in (
+        "UBL/EN16931/2xslt/BR-FR-Flux2-Schematron-UBL.xslt",
+        "CII/EN16931/2xslt/BR-FR-Flux2-Schematron-CII.xslt",
+        "CDAR/2xslt/BR-FR-CDV-Schematron-CDAR.xslt",
+    ):
+        _put(root, f"{FNFE_1404}/{rel}", (rulesets / "france/1.4.0.04" / rel).read_bytes())
+    for syntax in ("UBL", "CII"):
+        rel = f"{syntax}/EXTENDED-CTC-FR/2xslt/EXTENDED-CTC-FR-{syntax}.xslt"
+        _put(root, f"{FNFE_1404}/{rel}", (rulesets / "france/1.4.0.03" / rel).read_bytes())
 
 
 @dataclass
@@ -289,14 +302,26 @@ def test_every_pack_installs_from_upstream_shaped_archives(
     notes: list[str] = []
     install(copied, shared / "rulesets", on_note=notes.append)
     # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2 + France 8
-    assert len(downloaded.installed()) == len(load_manifests()) == 39
-    # the 2026-08-31 configuration comes only from its archive, which ../shared/rulesets does not hold
-    assert {p.key for p in downloaded.installed()} - {p.key for p in copied.installed()} == {CONFIG_NEW}
-    assert len(notes) == 1 and notes[0].startswith(f"{CONFIG_NEW} (in force from 2026-08-31) not installed")
+    # + issue 42: France 1.4.0.04 4, the CDAR rules 3 and schema 1
+    assert len(downloaded.installed()) == len(load_manifests()) == 47
+    # the 2026-08-31 configuration comes only from its archive, EXTENDED-CTC-FR 1.4.0.04 only from upstream, neither
+    # of which ../shared/rulesets holds; BR-FR 1.4.0.04 (UBL, CII, CDAR) is installed from its staged copy, and said so
+    extended = {"fr-extended-ctc-ubl@1.4.0.04", "fr-extended-ctc-cii@1.4.0.04"}
+    assert {p.key for p in downloaded.installed()} - {p.key for p in copied.installed()} == {CONFIG_NEW, *extended}
+    assert any(n.startswith(f"{CONFIG_NEW} (in force from 2026-08-31) not installed") for n in notes)
+    assert len(notes) == 6
+    skipped = {n.split(" ")[0] for n in notes if "not installed: it comes only from" in n}
+    assert skipped == {CONFIG_NEW, *extended}
+    staged = {n.split(":")[0] for n in notes if "installed the staged copy" in n}
+    assert staged == {"fr-ctc-ubl@1.4.0.04", "fr-ctc-cii@1.4.0.04", "fr-cdar@1.4.0.04"}
     for pack in copied.installed():
         assert pack.problems() == [], pack.key
         other = downloaded.get(pack.key)
-        assert _files(pack.directory) == _files(other.directory), f"{pack.key}: download and --from differ"
+        ours, theirs = _files(pack.directory), _files(other.directory)
+        if pack.key in staged:  # the same bytes here, but the record says where they came from
+            assert (pack.installed_from(), other.installed_from()) == ("staged", "upstream")
+            del ours["manifest.json"], theirs["manifest.json"]
+        assert ours == theirs, f"{pack.key}: download and --from differ"
 
 
 def test_a_pack_pinned_by_its_archive_records_its_members(downloaded: Registry, shared: Path, tmp_path: Path) -> None:
@@ -323,7 +348,7 @@ def test_a_pack_pinned_by_its_archive_records_its_members(downloaded: Registry, 
     assert (code, rel) == (
         "ruleset.corrupt",
         "manifest.json",
-    ) and "not a record of this pack's pinned archive" in detail
+    ) and "not a record of this pack's pinned upstream files" in detail
     (changed.directory / "manifest.json").unlink()
     assert changed.problems()[0][0] == "ruleset.missing"
 
@@ -400,7 +425,7 @@ def test_a_pack_known_only_by_its_archive_needs_that_archive(server: Server, tmp
     _put(unpacked, "kosit-xrechnung-config/2026-08-31/scenarios.xml", b"<x/>")
     with pytest.raises(RulesetError) as info:
         install(Registry(tmp_path / "a", manifests), unpacked, [CONFIG_NEW])
-    assert info.value.code == "ruleset.install-failed" and "can only come from the archive" in info.value.detail
+    assert info.value.code == "ruleset.install-failed" and "can only come from its archive" in info.value.detail
     # asked for by name from a folder without its archive: missing; in the default set: skipped, with a note
     (tmp_path / "empty").mkdir()
     with pytest.raises(RulesetError) as missing:
@@ -516,10 +541,12 @@ def test_cli_sources_lists_every_address() -> None:
     # + Peppol: 3 stylesheets, LICENSE and NOTICE of phive-rules-peppol; + national CIUS: 4 stylesheets, LICENSE and
     # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs); + the viewer's 11 files; + issue 30:
     # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of 2026-08-31; + France:
-    # 2 FNFE archives, France_RFE's LICENSE
-    assert len(rows) == len(addresses(load_manifests().values())) == 81
+    # 2 FNFE archives, France_RFE's LICENSE; + issue 42: the five stylesheets of FNFE's tag v1.4.0.04, whose sha256
+    # is not known in advance ("-": recorded at install)
+    assert len(rows) == len(addresses(load_manifests().values())) == 86
     for url, sha, packs in rows:
-        assert url.startswith("https://") and len(sha) == 64 and packs
+        assert url.startswith("https://") and packs
+        assert len(sha) == 64 or (sha == "-" and url.startswith(f"https://{FNFE_1404}/")), url
     by_url = {url: (sha, packs) for url, sha, packs in rows}
     assert by_url["https://" + KOSIT_CONFIG_ZIP] == (
         "2530cd107c414511c5d0462ec10f886910395abfca820db82e83d70bf01221a8",

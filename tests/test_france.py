@@ -42,6 +42,7 @@ from einvoice_validate.rulesets.registry import sha256_file
 from einvoice_validate.schematron.engines import get_engine
 from einvoice_validate.schematron.svrl import parse_svrl
 from tests.assertions import assertion_ids, count_assertions
+from tests.cdar import CDAR, write_cdar_mutations
 from tests.conftest import CORPUS
 from tests.facturx_pdf import make_pdf, xmp
 from tests.reference import Row, assert_parity, read_rows, run_reference
@@ -53,7 +54,9 @@ UC11_UBL_EXTENDED = V13 / "UC11_F202600022_MULTI-VENDEUR_UBL_Commentee_EXTENDED.
 UC12_CII_EXTENDED = V13 / "UC12_F202600025_SOUS-LIGNE_CII_Commentee_EXTENDED.xml"
 UC1_UBL = V13 / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml"
 UC1_CII = V13 / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml"
-TODAY_RULES = date(2026, 11, 24)  # 1.4.0.03, the set the reference ran
+TODAY_RULES = date(
+    2026, 9, 30
+)  # 1.4.0.03's last day, the set reference.jsonl ran (1.4.0.04: tests/test_france_1404.py)
 BEFORE = date(2026, 8, 31)  # 1.4.0
 FROM = date(2026, 9, 1)  # 1.4.0.03
 
@@ -133,7 +136,7 @@ def test_the_rules_in_force_follow_the_date(validator: Validator) -> None:
     assert before.packs == ("ubl-2.1@2.1", "en16931-ubl@1.3.16", "fr-ctc-ubl@1.4.0")
     assert after.packs == ("ubl-2.1@2.1", "en16931-ubl@1.3.16", "fr-ctc-ubl@1.4.0.03")
     (choice,) = after.version_choices
-    assert choice.candidates == ("fr-ctc-ubl@1.4.0", "fr-ctc-ubl@1.4.0.03")
+    assert choice.candidates == ("fr-ctc-ubl@1.4.0", "fr-ctc-ubl@1.4.0.03", "fr-ctc-ubl@1.4.0.04")
     assert "from 2026-09-01" in choice.reason and "replaces fr-ctc-ubl@1.4.0" in choice.reason
     assert "not yet in force: fr-ctc-ubl@1.4.0.03 from 2026-09-01" in before.version_choices[0].reason
     cii = validator.validate(UC12_CII_EXTENDED, rules_date=BEFORE)
@@ -180,14 +183,14 @@ _NO_0225_UBL = (b'schemeID="0225"', b'schemeID="0009"')
 
 @pytest.mark.corpus
 def test_the_markers_decide(validator: Validator) -> None:
-    french = validator.validate(UC1_UBL)
+    french = validator.validate(UC1_UBL, rules_date=TODAY_RULES)
     assert french.profile == "fr-ctc-ubl-invoice"
     assert "BT-23 'S1'" in str(french.profile_reason) and "scheme 0225" in str(french.profile_reason)
-    only_bt23 = validator.validate(_edit(UC1_UBL, _NO_0225_UBL))
+    only_bt23 = validator.validate(_edit(UC1_UBL, _NO_0225_UBL), rules_date=TODAY_RULES)
     assert only_bt23.profile == "fr-ctc-ubl-invoice" and "scheme 0225" not in str(only_bt23.profile_reason)
-    only_address = validator.validate(_edit(UC1_UBL, _NO_BT23_UBL))
+    only_address = validator.validate(_edit(UC1_UBL, _NO_BT23_UBL), rules_date=TODAY_RULES)
     assert only_address.profile == "fr-ctc-ubl-invoice" and "BT-23" not in str(only_address.profile_reason)
-    neither = validator.validate(_edit(UC1_UBL, _NO_BT23_UBL, _NO_0225_UBL))
+    neither = validator.validate(_edit(UC1_UBL, _NO_BT23_UBL, _NO_0225_UBL), rules_date=TODAY_RULES)
     assert neither.profile == "en16931-ubl-invoice"
     assert "French" not in str(neither.profile_reason)
     assert not any(f.source.startswith("fr-") for f in neither.findings)
@@ -195,19 +198,21 @@ def test_the_markers_decide(validator: Validator) -> None:
 
 @pytest.mark.corpus
 def test_an_explicit_choice_always_wins(validator: Validator) -> None:
-    forced = validator.validate(UC1_UBL, profile="en16931-ubl-invoice")
+    forced = validator.validate(UC1_UBL, profile="en16931-ubl-invoice", rules_date=TODAY_RULES)
     assert forced.profile == "en16931-ubl-invoice"
     assert forced.profile_reason is not None and forced.profile_reason.startswith("chosen by the caller")
     assert "French CTC markers" in forced.profile_reason
     plain = _edit(UC1_UBL, _NO_BT23_UBL, _NO_0225_UBL)
-    french = validator.validate(plain, profile="fr-ctc-ubl-invoice")
+    french = validator.validate(plain, profile="fr-ctc-ubl-invoice", rules_date=TODAY_RULES)
     assert french.profile == "fr-ctc-ubl-invoice" and "BR-FR-08_BT-23" in {f.rule_id for f in french.findings}
 
 
 @pytest.mark.corpus
 def test_exact_and_peppol_ids_win_and_say_so(validator: Validator) -> None:
     peppol_id = b"urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0"
-    peppol = validator.validate(_edit(UC1_UBL, (b">urn:cen.eu:en16931:2017<", b">" + peppol_id + b"<")))
+    peppol = validator.validate(
+        _edit(UC1_UBL, (b">urn:cen.eu:en16931:2017<", b">" + peppol_id + b"<")), rules_date=TODAY_RULES
+    )
     assert peppol.profile == "peppol-bis-3.0-ubl-invoice"
     assert "carries French CTC markers" in str(peppol.profile_reason)
 
@@ -219,7 +224,8 @@ def test_only_french_documents_get_french_rules(shared: Path) -> None:
     and UC11 in Factur-X form), which are French and get the French rules."""
     profiles = Validator(rules_home=Registry().home).profiles
     french = []
-    for folder in sorted(p for p in (shared / "corpus").iterdir() if p.is_dir() and p.name != "france"):
+    # (france-cdar-1.4.0.04: the French lifecycle messages, which get their own profile, fr-cdar)
+    for folder in sorted(p for p in (shared / "corpus").iterdir() if p.is_dir() and not p.name.startswith("france")):
         for path in sorted(folder.rglob("*.xml")):
             try:
                 document = load(path.read_bytes())
@@ -246,13 +252,13 @@ def _pdf(xml: bytes, level: str) -> bytes:
 
 @pytest.mark.corpus
 def test_facturx_en16931_pdf_gets_the_french_rules(validator: Validator) -> None:
-    report = validator.validate(_pdf(UC1_CII.read_bytes(), "EN 16931"))
+    report = validator.validate(_pdf(UC1_CII.read_bytes(), "EN 16931"), rules_date=TODAY_RULES)
     assert report.profile == "fr-ctc-facturx-en16931" and report.envelope == "pdf"
     assert report.packs == ("zugferd-en16931-xsd@2.5.2", "zugferd-en16931@2.5.2", "fr-ctc-cii@1.4.0.03")
     assert report.valid, [f.rule_id for f in report.errors]
     assert "taken out of a PDF" in str(report.profile_reason)
     # the same XML bare is plain EN16931 profile (CEN + BR-FR), as plan-france does
-    assert validator.validate(UC1_CII).profile == "fr-ctc-cii"
+    assert validator.validate(UC1_CII, rules_date=TODAY_RULES).profile == "fr-ctc-cii"
 
 
 def _without_penalty_note(data: bytes) -> bytes:
@@ -264,7 +270,7 @@ def _without_penalty_note(data: bytes) -> bytes:
 
 @pytest.mark.corpus
 def test_facturx_pdf_without_a_penalty_note_fails_br_fr_05(validator: Validator) -> None:
-    report = validator.validate(_pdf(_without_penalty_note(UC1_CII.read_bytes()), "EN 16931"))
+    report = validator.validate(_pdf(_without_penalty_note(UC1_CII.read_bytes()), "EN 16931"), rules_date=TODAY_RULES)
     assert report.profile == "fr-ctc-facturx-en16931"
     fired = {f.rule_id: f for f in report.findings}
     assert "BR-FR-05_BT-22_PMD" in fired and not report.valid
@@ -277,7 +283,7 @@ def test_facturx_basicwl_gets_the_french_rules(validator: Validator, pdf: bool) 
     xml = _edit(UC1_CII, (b">urn:cen.eu:en16931:2017<", b">urn:factur-x.eu:1p0:basicwl<"))
     fired = {}
     for name, data in (("complete", xml), ("no PMD note", _without_penalty_note(xml))):
-        report = validator.validate(_pdf(data, "BASIC WL") if pdf else data)
+        report = validator.validate(_pdf(data, "BASIC WL") if pdf else data, rules_date=TODAY_RULES)
         assert report.profile == "fr-ctc-facturx-basicwl"
         assert report.packs == ("zugferd-basicwl-xsd@2.5.2", "zugferd-basicwl@2.5.2", "fr-ctc-cii@1.4.0.03")
         fired[name] = {f.rule_id for f in report.findings if f.source == "fr-ctc-cii@1.4.0.03"}
@@ -286,7 +292,7 @@ def test_facturx_basicwl_gets_the_french_rules(validator: Validator, pdf: bool) 
 
 @pytest.mark.corpus
 def test_facturx_extended_pdf_gets_extended_ctc_fr(validator: Validator) -> None:
-    report = validator.validate(_pdf(UC12_CII_EXTENDED.read_bytes(), "EXTENDED"))
+    report = validator.validate(_pdf(UC12_CII_EXTENDED.read_bytes(), "EXTENDED"), rules_date=TODAY_RULES)
     assert report.profile == "fr-extended-ctc-cii" and report.envelope == "pdf"
     assert report.valid, [f.rule_id for f in report.errors]
 
@@ -296,7 +302,7 @@ def test_facturx_basic_and_minimum_keep_their_profile(validator: Validator) -> N
     basic = _edit(
         UC1_CII, (b">urn:cen.eu:en16931:2017<", b">urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic<")
     )
-    report = validator.validate(basic)
+    report = validator.validate(basic, rules_date=TODAY_RULES)
     assert report.profile == "zugferd-basic" and "carries French CTC markers" in str(report.profile_reason)
 
 
@@ -410,7 +416,7 @@ def test_the_rewritten_ubl_rules_give_saxoncs_findings(
     ``make test``): the same SVRL, finding for finding (id, flag, location, text), on every UBL document of the
     French corpus and on the documents that trigger BR-FR-MV-14 and BR-FR-BD-14."""
     saxonc, engine = get_engine("saxonc"), get_engine()
-    for key in ("fr-ctc-ubl@1.4.0.03", "fr-ctc-ubl@1.4.0"):
+    for key in ("fr-ctc-ubl@1.4.0.04", "fr-ctc-ubl@1.4.0.03", "fr-ctc-ubl@1.4.0"):
         pack = registry.get(key)
         official = pack.directory / pack.manifest.entries["stylesheet"]
         without = tmp_path / key / official.name
@@ -456,8 +462,8 @@ def test_saxon_99_cannot_compile_the_official_ubl_rules(registry: Registry, tmp_
 
 @pytest.mark.corpus
 def test_the_id_less_asserts_get_the_id_of_their_label(validator: Validator, built: dict[str, Path]) -> None:
-    co27 = validator.validate(built["no-id-br-co-27.xml"])
-    fxext = validator.validate(built["no-id-br-fxext-04.xml"])
+    co27 = validator.validate(built["no-id-br-co-27.xml"], rules_date=TODAY_RULES)
+    fxext = validator.validate(built["no-id-br-fxext-04.xml"], rules_date=TODAY_RULES)
     (a,) = [f for f in co27.findings if f.rule_id == "BR-CO-27"]
     (b,) = [f for f in fxext.findings if f.rule_id == "BR-FXEXT-04"]
     assert (a.flag, a.severity.value, a.source) == ("error", "ERROR", "fr-extended-ctc-cii@1.4.0.03")
@@ -495,7 +501,9 @@ def test_built_documents_against_the_live_reference(
 XSL = "{http://www.w3.org/1999/XSL/Transform}"
 SVRL = "{http://purl.oclc.org/dsdl/svrl}"
 FRENCH_PACKS = [
-    f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")
+    *(f"fr-{k}-{s}@{v}" for k in ("ctc", "extended-ctc") for s in ("ubl", "cii") for v in ("1.4.0", "1.4.0.03")),
+    *(f"fr-ctc-{s}@1.4.0.04" for s in ("ubl", "cii")),  # the staged copy (EXTENDED-CTC-FR 1.4.0.04: none here)
+    *(f"fr-cdar@{v}" for v in ("1.4.0", "1.4.0.03", "1.4.0.04")),  # the lifecycle messages' rules (43 asserts)
 ]
 
 
@@ -505,7 +513,7 @@ def test_the_preparation_steps_apply_to_the_french_stylesheets(registry: Registr
     parser = etree.XMLParser(huge_tree=True)
     official = etree.parse(str(pack.directory / pack.manifest.entries["stylesheet"]), parser).getroot()
     prepared = etree.parse(str(pack.prepared_stylesheet()), parser).getroot()
-    assert count_assertions(prepared) == count_assertions(official) > 100
+    assert count_assertions(prepared) == count_assertions(official) > (40 if key.startswith("fr-cdar") else 100)
     assert not any(True for _ in prepared.iter(f"{SVRL}fired-rule"))  # strip-unused-output
     assert any(True for _ in official.iter(f"{SVRL}fired-rule"))
     rules = {t for t in prepared.iter(f"{XSL}template") if count_assertions(t)}
@@ -521,24 +529,34 @@ def test_the_preparation_steps_apply_to_the_french_stylesheets(registry: Registr
     assert b'select="@*|*"' not in Path(pack.prepared_stylesheet()).read_bytes()  # skip-attribute-walk
 
 
+@pytest.fixture(scope="module")
+def cdar_mutations(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return write_cdar_mutations(tmp_path_factory.mktemp("cdar"))
+
+
 @pytest.mark.corpus
-@pytest.mark.parametrize("key", [k for k in FRENCH_PACKS if k.endswith("1.4.0.03")])
-def test_prepared_and_official_give_the_same_findings(registry: Registry, key: str) -> None:
+@pytest.mark.parametrize("key", [k for k in FRENCH_PACKS if k.endswith(("1.4.0.03", "1.4.0.04"))])
+def test_prepared_and_official_give_the_same_findings(
+    registry: Registry, key: str, cdar_mutations: dict[str, Path]
+) -> None:
     """Under SaxonC (which compiles FNFE's files as they are): the installed copy gives the official findings on
-    every French corpus document of the pack's syntax, where the official stylesheet does not stop; where it
-    stops, the copy reports the error per rule and the other rules' findings."""
+    every French corpus document of the pack's syntax (the CDAR rules: the lifecycle messages and their mutations,
+    tests/test_france_1404.py), where the official stylesheet does not stop; where it stops, the copy reports the
+    error per rule and the other rules' findings."""
     engine = get_engine("saxonc")
     pack = registry.get(key)
     official = engine.compile(
-        pack.directory / pack.manifest.entries["stylesheet"], pack.manifest.files[pack.manifest.entries["stylesheet"]]
+        pack.directory / pack.manifest.entries["stylesheet"], pack.files()[pack.manifest.entries["stylesheet"]]
     )
     prepared = engine.compile(*pack.prepared())
-    marker = b"urn:oasis:names:specification:ubl" if key.split("@")[0].endswith("ubl") else b"CrossIndustryInvoice"
+    markers = {"ubl": b"urn:oasis:names:specification:ubl", "cii": b"CrossIndustryInvoice", "cdar": b"CrossDomain"}
+    marker = markers[pack.manifest.syntax]
+    documents = [*sorted(FRANCE.rglob("*.xml")), *sorted(CDAR.rglob("*.xml")), *cdar_mutations.values()]
     compared = 0
-    for path in sorted(FRANCE.rglob("*.xml")):
+    for path in documents:
         if marker not in path.read_bytes():
             continue
-        text = load(path.read_bytes()).text()
+        text = load(path.read_bytes()).text()  # the bundled syntaxes: UBL, CII, CDAR
         # the official stylesheet leaves two EXTENDED-CTC-FR-CII asserts without id: ours names them
         expected = [(k, assigned_id(i, t), f, loc, t) for k, i, f, loc, t in _events(official, text, engine)]
         ours = _events(prepared, text, engine)
@@ -547,7 +565,7 @@ def test_prepared_and_official_give_the_same_findings(registry: Registry, key: s
         else:
             assert ours == expected, path.name
         compared += 1
-    assert compared >= 20
+    assert compared >= 20 if pack.manifest.syntax != "cdar" else compared >= 12
 
 
 # --- texts ----------------------------------------------------------------------------------------------------
@@ -574,14 +592,15 @@ def test_every_french_rule_text_has_english_and_german(registry: Registry) -> No
 @pytest.mark.corpus
 def test_the_cli_says_which_rules_and_why(registry: Registry) -> None:
     out, err = io.StringIO(), io.StringIO()
-    code = main(["--home", str(registry.home), "validate", "--format", "jsonl", str(UC1_UBL)], stdout=out, stderr=err)
+    args = ["--home", str(registry.home), "validate", "--format", "jsonl", "--rules-date", str(TODAY_RULES)]
+    code = main([*args, str(UC1_UBL)], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     row = json.loads(out.getvalue())
     assert row["profile"] == "fr-ctc-ubl-invoice" and row["profileReason"].startswith("French CTC invoice: ")
     out = io.StringIO()
     assert main(["--home", str(registry.home), "profiles", "--rules-date", "2026-08-31"], stdout=out, stderr=err) == 0
     line = next(x for x in out.getvalue().splitlines() if x.startswith("fr-ctc-ubl-invoice "))
-    assert "fr-ctc-ubl@1.4.0 (of fr-ctc-ubl@1.4.0|1.4.0.03)" in line
+    assert "fr-ctc-ubl@1.4.0 (of fr-ctc-ubl@1.4.0|1.4.0.03|1.4.0.04)" in line
     out = io.StringIO()
     assert main(["--home", str(registry.home), "rulesets", "sources"], stdout=out, stderr=err) == 0
     sources = [x.split("\t") for x in out.getvalue().splitlines()]

@@ -83,6 +83,8 @@ def test_counts_per_pack(cat: Catalogue, official: list[tuple[str, str, str]]) -
         "pint-jp-sb@1.1.3": 40,
         "pint-my@1.3.1": 25,
         "pint-my-sb@1.3.1": 25,
+        # the French lifecycle messages' rules BR-FR-CDV (issue 42): 42 ids, 43 from 1.4.0.04
+        **{f"fr-cdar@{v}": 40 for v in ("1.4.0", "1.4.0.03", "1.4.0.04")},
     }
     assert {pack: len(v) >= floor.get(pack, 50) for pack, v in ids.items()} == dict.fromkeys(ids, True)
     assert set(ids) == {
@@ -113,6 +115,10 @@ def test_counts_per_pack(cat: Catalogue, official: list[tuple[str, str, str]]) -
         "pint-generic@1.1.3",
         *(f"pint-{j}{part}@{v}" for j, v in PINT_RELEASES for part in ("-shared", "")),
         "pint-eu-en16931@1.1.1",
+        # issue 42: BR-FR 1.4.0.04 (the staged copy; EXTENDED-CTC-FR 1.4.0.04 is not installed here) and CDAR
+        "fr-ctc-ubl@1.4.0.04",
+        "fr-ctc-cii@1.4.0.04",
+        *(f"fr-cdar@{v}" for v in ("1.4.0", "1.4.0.03", "1.4.0.04")),
     }
 
 

@@ -95,7 +95,7 @@ def test_profiles_reference_known_packs() -> None:
                 assert profile.configuration is not None and key.startswith(profile.configuration.split("@")[0])
                 continue
             assert manifests[key].kind == "schematron"
-            assert manifests[key].syntax == ("cii" if profile.root == "cii" else "ubl")
+            assert manifests[key].syntax == profile.syntax
 
 
 # --- the profile data against the KoSIT configuration it mirrors ----------------------------------------------

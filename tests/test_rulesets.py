@@ -67,6 +67,10 @@ EXPECTED_PACKS = {
         )
         for part in ("-shared", "")
     ),
+    # France 1.4.0.04 and the lifecycle messages (issue 42)
+    *(f"fr-{kind}-{syntax}@1.4.0.04" for kind in ("ctc", "extended-ctc") for syntax in ("ubl", "cii")),
+    *(f"fr-cdar@{version}" for version in ("1.4.0", "1.4.0.03", "1.4.0.04")),
+    "cdar-d22b@D22B",
 }
 
 
@@ -78,7 +82,12 @@ def test_manifests_cover_the_packs() -> None:
         # at install
         unrecorded = set(manifest.unrecorded)
         assert all(len(h) == 64 for rel, h in manifest.files.items() if rel not in unrecorded)
-        assert not unrecorded or (manifest.pinned_by == "archive" and manifest.upstream.archives[0].sha256)
+        # a pack pinned by its commit (FNFE 1.4.0.04): the files not known in advance come from addresses naming it
+        commit = manifest.upstream.commit or "(none)"
+        assert not unrecorded or (
+            (manifest.pinned_by == "archive" and manifest.upstream.archives[0].sha256)
+            or (manifest.pinned_by == "commit" and all(commit in manifest.sources[rel] for rel in unrecorded))
+        )
         assert set(manifest.entries.values()) <= set(manifest.files), manifest.key
         assert manifest.upstream.repository.startswith("https://")
 
@@ -87,7 +96,9 @@ def test_manifest_checksums_match_the_official_files(shared: Path) -> None:
     for manifest in load_manifests().values():
         for rel, expected in manifest.files.items():
             if rel in manifest.unrecorded:
-                continue  # not in ../shared: known only through its archive
+                continue  # not in ../shared: known only through its archive or commit
+            assert sha256_file(shared / "rulesets" / manifest.source_dir / rel) == expected, (manifest.key, rel)
+        for rel, expected in (manifest.staged.files if manifest.staged is not None else {}).items():
             assert sha256_file(shared / "rulesets" / manifest.source_dir / rel) == expected, (manifest.key, rel)
 
 

@@ -75,8 +75,10 @@ def test_refused_root_is_data() -> None:
     with pytest.raises(InputError) as other:
         load(b'<Memo xmlns="urn:example:memo:1"/>')
     assert other.value.reason == "root"
-    assert "expected one of: UN/CEFACT CrossIndustryInvoice, UBL 2.1 Invoice, UBL 2.1 CreditNote" in other.value.detail
-    assert "erwartet wird eines von: UN/CEFACT CrossIndustryInvoice, UBL 2.1 Invoice" in other.value.message.de
+    assert other.value.detail.startswith("the root element is {urn:example:memo:1}Memo; expected one of: ")
+    for title in ("UN/CEFACT CrossIndustryInvoice", "UBL 2.1 Invoice", "UBL 2.1 CreditNote"):
+        assert title in other.value.detail
+    assert "erwartet wird eines von: " in other.value.message.de and "UBL 2.1 Invoice" in other.value.message.de
 
 
 def _decl(**fields: object) -> SyntaxDeclaration:

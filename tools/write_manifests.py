@@ -749,6 +749,153 @@ ACCEPTANCE: dict[str, dict[str, object]] = {
 }
 
 
+# ---- France FNFE-MPE 1.4.0.04 and the CDAR lifecycle messages (issue 42) -----------------------------------------
+# 1.4.0.04 (fnfempe/France_RFE tag v1.4.0.04, re-published 2026-09-04, tag commit 97ba0f3d...): fatal mode on
+# reception by 2026-10-01 at the latest and on emission from 2026-10-01 (the files' own header; SOURCES.md, "France
+# FNFE-MPE 1.4.0.04"). No sha256 of upstream's 1.4.0.04 files is known here, so the download path is pinned by the
+# tag's commit (Manifest.pinned_by = "commit": each file fetched from its address at that commit, its sha256 recorded
+# at install). ../shared/rulesets/france/1.4.0.04 holds a staged copy that is NOT upstream's bytes (the .sch
+# transcribed from a public text index, the XSLT derived from FNFE's 1.4.0.03 XSLT by the same edits): BR-FR UBL, CII
+# and CDAR, which `rulesets install --from DIR` installs as such (Manifest.staged) and says so. EXTENDED-CTC-FR 1.4.0.04
+# has no copy here: its manifests pin the download only, and until it is installed the EXTENDED-CTC-FR profiles run
+# 1.4.0.03 in its place and every report says so (rules.version-not-installed).
+# CDAR (the lifecycle messages, flow 6 "CDV"): a syntax of its own (rulesets/syntaxes/cdar.toml); its XSD is the
+# CDAR D22B schema FNFE ships in its 1.4.0 archive (CDAR/1xsd-CDAR_D22B_uncoupled/), its rules BR-FR-CDV by version
+# as for the invoices: 1.4.0 from 2026-06-30, 1.4.0.03 from 2026-09-01, 1.4.0.04 from 2026-10-01.
+FR_TAG_COMMIT = "97ba0f3d4ef2abed5780e9490d5c3a2be832ab1d"
+FR_TAG_RAW = f"https://raw.githubusercontent.com/fnfempe/France_RFE/{FR_TAG_COMMIT}/FNFE_RFE_INVOICE/"
+FR_LICENSE_SHA256 = "c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4"
+FR_CDAR_SHEET = "CDAR/2xslt/BR-FR-CDV-Schematron-CDAR.xslt"
+FR_STAGED_NOTE = (
+    "FNFE-MPE 1.4.0.04 as staged in ../shared/rulesets/france/1.4.0.04: the BR-FR rules transcribed from a public "
+    "text index of phive-rules' copies (.sch, character counts checked) and the stylesheet derived from FNFE's "
+    "1.4.0.03 XSLT by the same edits (see its SOURCES.md, 'France FNFE-MPE 1.4.0.04'): not the official archive's bytes"
+)
+FR_1404 = (
+    # pack id, syntax, stylesheet, title, staged here
+    *((pack_id, syntax, sheet, title, "extended" not in pack_id) for pack_id, syntax, sheet, title in FRENCH_PACKS),
+    ("fr-cdar", "cdar", FR_CDAR_SHEET, "French CTC lifecycle message rules BR-FR-CDV (CDAR)", True),
+)
+for pack_id, syntax, sheet, title, staged_here in FR_1404:
+    PACKS.append(
+        {
+            "id": pack_id,
+            "version": "1.4.0.04",
+            "kind": "schematron",
+            "syntax": syntax,
+            "title": f"FNFE-MPE 1.4.0.04: {title}",
+            "source_dir": "france/1.4.0.04",
+            "files": {sheet: "", "LICENSE": FR_LICENSE_SHA256},
+            "entries": {"stylesheet": sheet},
+            "licence": "Apache-2.0 (fnfempe/France_RFE LICENSE; the .sch headers name an 'EUPL 1.4.0')",
+            "upstream": {
+                "repository": "https://github.com/fnfempe/France_RFE",
+                "release": "FNFE-MPE 1.4.0.04 (2026-09-04): fnfempe/France_RFE tag v1.4.0.04",
+                "commit": FR_TAG_COMMIT,
+            },
+            "archives": [],
+            "pinned_by": "commit",
+            "sources": {sheet: FR_TAG_RAW + sheet, "LICENSE": FR_LICENSE},
+            **({"staged": {"note": FR_STAGED_NOTE}} if staged_here else {}),
+            "attachment_content": "emptiness" if pack_id.startswith("fr-ctc-") else "full",
+        }
+    )
+for version, (archive, folder, release) in FR_RELEASES.items():  # the CDAR rules of 1.4.0 and 1.4.0.03
+    archive_url = FR_PHIVE_DOCS + archive
+    PACKS.append(
+        {
+            "id": "fr-cdar",
+            "version": version,
+            "kind": "schematron",
+            "syntax": "cdar",
+            "title": f"FNFE-MPE {version}: French CTC lifecycle message rules BR-FR-CDV (CDAR)",
+            "source_dir": f"france/{version}",
+            "files": [FR_CDAR_SHEET, "LICENSE"],
+            "entries": {"stylesheet": FR_CDAR_SHEET},
+            "licence": "Apache-2.0 (fnfempe/France_RFE LICENSE; the .sch headers name an 'EUPL 1.4.0')",
+            "upstream": {
+                "repository": "https://github.com/phax/phive-rules",
+                "release": release,
+                "commit": PEPPOL_PHIVE,
+            },
+            "archives": [archive_url],
+            "sources": {FR_CDAR_SHEET: f"{archive_url}#{folder}/{FR_CDAR_SHEET}", "LICENSE": FR_LICENSE},
+        }
+    )
+FR_140_ARCHIVE = FR_PHIVE_DOCS + FR_RELEASES["1.4.0"][0]
+CDAR_XSD_DIR = "CDAR/1xsd-CDAR_D22B_uncoupled/"
+CDAR_XSD_FILES = (  # CrossDomainAcknowledgementAndResponse_100pD22B + each of these
+    ".xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_ContactFunctionCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_DocumentNameCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_DocumentStatusCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_MessageFunctionCode_Acknowledgement_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_PartyRoleCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_ReferenceTypeCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_StatusCode_D22A.xsd",
+    "_urn_un_unece_uncefact_codelist_standard_UNECE_TimePointFormatCode_D21B.xsd",
+    "_urn_un_unece_uncefact_data_standard_QualifiedDataType_100.xsd",
+    "_urn_un_unece_uncefact_data_standard_ReusableAggregateBusinessInformationEntity_100.xsd",
+    "_urn_un_unece_uncefact_data_standard_UnqualifiedDataType_100.xsd",
+    "_urn_un_unece_uncefact_identifierlist_standard_ISO_ISOAlpha2LanguageCode_2006-10-27.xsd",
+    "_urn_un_unece_uncefact_identifierlist_standard_ISO_ISOTwo-letterCountryCode_SecondEdition2006.xsd",
+)
+PACKS.append(
+    {
+        "id": "cdar-d22b",
+        "version": "D22B",
+        "kind": "xsd",
+        "syntax": "cdar",
+        "title": "UN/CEFACT Cross Domain Acknowledgement and Response D22B (uncoupled code lists), FNFE-MPE's copy",
+        "source_dir": "france/1.4.0",
+        "files": [f"{CDAR_XSD_DIR}CrossDomainAcknowledgementAndResponse_100pD22B{suffix}" for suffix in CDAR_XSD_FILES],
+        "entries": {"cdar": f"{CDAR_XSD_DIR}CrossDomainAcknowledgementAndResponse_100pD22B.xsd"},
+        "licence": "UN/CEFACT XML schema (its copyright notice in each file), in FNFE-MPE's 1.4.0 archive",
+        "upstream": {
+            "repository": "https://github.com/phax/phive-rules",
+            "release": FR_RELEASES["1.4.0"][2],
+            "commit": PEPPOL_PHIVE,
+        },
+        "archives": [FR_140_ARCHIVE],
+        "sources": {"*": f"{FR_140_ARCHIVE}#{FR_RELEASES['1.4.0'][1]}/"},
+    }
+)
+IN_FORCE.update(
+    {
+        **{f"{pack_id}@1.4.0.04": ("2026-10-01", None) for pack_id, *_ in FR_1404},
+        "fr-cdar@1.4.0": ("2026-06-30", None),
+        "fr-cdar@1.4.0.03": ("2026-09-01", None),
+    }
+)
+CDAR_GOOD_CASES = {
+    "title": "phive-rules' French CDAR lifecycle messages (AFNOR use cases UC1, UC4, UC5; good cases): valid",
+    "folders": ["france-cdar-1.4.0.04/phive-cdar"],
+}
+ACCEPTANCE.update(
+    {
+        **{
+            f"fr-{kind}-{syntax}@1.4.0.04": FRENCH_EXAMPLES
+            for kind in ("ctc", "extended-ctc")
+            for syntax in ("ubl", "cii")
+        },
+        "fr-cdar@1.4.0": CDAR_GOOD_CASES,
+        "fr-cdar@1.4.0.03": CDAR_GOOD_CASES,
+        # phive's 1.4.0.04 test folder holds 7 of the 11 (corpus/france-cdar-1.4.0.04/expected.json)
+        "fr-cdar@1.4.0.04": {
+            **CDAR_GOOD_CASES,
+            "title": "phive-rules' French CDAR lifecycle messages of its 1.4.0.04 test folder (good cases): valid",
+            "exclude": [
+                "UC1_F202500003_01-CDV-200_Deposee_POUR_PPF.xml",
+                "UC1_F202500003_03-CDV-203_Mise_a_disposition.xml",
+                "UC1_F202500003_06-CDV-211_Paiement_transmis.xml",
+                "UC1_F202500003_07-CDV-212_Encaissee_POUR_PPF.xml",
+            ],
+        },
+    }
+)
+# ---- end of France 1.4.0.04 and CDAR ---------------------------------------------------------------------------
+
+
 def acceptance_lines(key: str, corpus: Path) -> list[str]:
     spec = ACCEPTANCE.get(key)
     if spec is None:
@@ -1122,7 +1269,10 @@ def render(pack: dict[str, object], source: Path) -> str:
         f"title = {toml_str(str(pack['title']))}",
         f"licence = {toml_str(str(pack['licence']))}",
     ]
-    if f"{pack['id']}@{pack['version']}" in ATTACHMENT_CONTENT_REVIEWED:
+    if (
+        f"{pack['id']}@{pack['version']}" in ATTACHMENT_CONTENT_REVIEWED
+        or pack.get("attachment_content") == "emptiness"
+    ):
         lines.append('attachment_content = "emptiness"')
     in_force = IN_FORCE.get(f"{pack['id']}@{pack['version']}")
     if in_force is not None:
@@ -1158,6 +1308,11 @@ def render(pack: dict[str, object], source: Path) -> str:
     else:
         lines += ["", "[files]  # path relative to the pack folder = sha256"]
     lines += [f"{toml_str(f)} = {toml_str(known[f] if f in known else sha256(base / f))}" for f in files]
+    staged = pack.get("staged")
+    if isinstance(staged, dict):  # a copy that is not upstream's bytes, in the source folder (Manifest.staged)
+        lines += ["", "[staged]  # installed by `rulesets install --from DIR` where DIR holds it; not upstream's bytes"]
+        lines += [f"note = {toml_str(str(staged['note']))}", "", "[staged.files]  # sha256 of the staged copy"]
+        lines += [f"{toml_str(f)} = {toml_str(sha256(base / f))}" for f in files]
     lines += acceptance_lines(f"{pack['id']}@{pack['version']}", source.parent / "corpus")
     return "\n".join(lines) + "\n"
 

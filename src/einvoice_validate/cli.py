@@ -40,7 +40,7 @@ from .reports import Outcome
 from .reports.output import OutputError, RunOutput, plan_output, view_target
 from .reports.words import LANGS, WORDS, ignored_summary, summary, verdict
 from .reports.writer import FORMATS
-from .rulesets import Registry
+from .rulesets import InstalledPack, Registry
 from .schematron.engines import ENGINE_ENV, ENGINES, STEADY_FROM_DOCUMENTS, engine_for
 from .selection import pattern_matches
 from .validator import Validator
@@ -888,7 +888,7 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             state = "not installed" if key in stood_in else "missing"
             if key in installed:
                 gone = [rel for rel in manifest.files if not (installed[key].directory / rel).is_file()]
-                state = "INCOMPLETE" if gone else "installed"
+                state = "INCOMPLETE" if gone else _installed_state(installed[key])
                 if gone:
                     incomplete.append(f"{key} ({len(gone)} file(s) missing, e.g. {gone[0]})")
             print(
@@ -908,7 +908,11 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         problems = pack.problems()
         record = acceptance_record(registry.home, key) if pack.manifest.acceptance is not None else None
         accepted = f", acceptance set passed on {record.get('documents')} document(s)" if record else ""
-        print(f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted})", file=out)
+        staged = ", the staged copy: not upstream's files" if _installed_state(pack) == "staged copy" else ""
+        print(
+            f"{key:<34} {'ok' if not problems else 'BROKEN'} ({len(pack.manifest.files)} files{accepted}{staged})",
+            file=out,
+        )
         for code, rel, detail in problems:
             print(f"  {code}: {rel + ': ' if rel else ''}{detail}", file=out)
         if problems:
@@ -924,6 +928,15 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
     return EXIT_ERROR if missing or broken else EXIT_VALID
+
+
+def _installed_state(pack: InstalledPack) -> str:
+    """``installed``, or ``staged copy`` for a pack installed from its staged copy (``Manifest.staged``: not
+    upstream's files)."""
+    try:
+        return "staged copy" if pack.installed_from() == "staged" else "installed"
+    except EInvoiceValidateError:  # no readable record: `verify` names the problem
+        return "installed"
 
 
 def _stand_ins(registry: Registry, absent: list[str], needed: dict[str, list[str]]) -> dict[str, str]:

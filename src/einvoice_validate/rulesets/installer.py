@@ -15,8 +15,10 @@ Where the files come from, per pack:
 Every file is checked against its manifest's sha256 *before* it is put in place, and a pack folder is
 replaced as a whole (staged, then renamed), so a failed install never leaves a half-written pack behind. A pack
 pinned by its archive (``Manifest.pinned_by``) whose members' bytes are not known in advance comes only from that
-archive (its sha256 checked): the members' sha256 are recorded in the installed ``manifest.json``, which the
-registry verifies ever after.
+archive (its sha256 checked), a pack pinned by its commit only from the addresses naming that commit: the files'
+sha256 are recorded in the installed ``manifest.json``, which the registry verifies ever after. Such a pack's
+staged copy (``Manifest.staged``: not upstream's bytes) is installed from ``--from DIR`` where DIR holds it, checked
+against its own sha256, recorded as such, and the install says so (``on_note``).
 Archive members are looked up by the exact name the manifest gives and written to the manifest's path, never
 to a path taken from the archive.
 """
@@ -103,9 +105,12 @@ def install(
                 continue
             with tempfile.TemporaryDirectory(prefix=".install-", dir=home) as tmp:
                 staging = Path(tmp) / "pack"
-                recorded = _stage(manifest, source, fetcher, staging)
+                recorded, staged = _stage(manifest, source, fetcher, staging)
                 _prepare(manifest, staging, recorded)
-                installed = manifest.model_copy(update={"files": recorded})
+                update: dict[str, object] = {"files": recorded}
+                if manifest.unrecorded:
+                    update["installed_from"] = "staged" if staged else "upstream"
+                installed = manifest.model_copy(update=update)
                 (staging / INSTALLED_MANIFEST).write_text(installed.model_dump_json(indent=2), encoding="utf-8")
                 target = registry.pack_dir(manifest)
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -115,6 +120,12 @@ def install(
                     target.rename(aside)
                 staging.rename(target)
             done.append(InstalledPack(manifest, target))
+            if staged and on_note is not None and manifest.staged is not None:
+                on_note(
+                    f"{manifest.key}: installed the staged copy in {Path(str(source)) / manifest.source_dir}, not "
+                    f"upstream's files: {manifest.staged.note}. Upstream's: `einvoice-validate rulesets install "
+                    f"{manifest.key}` (download)"
+                )
         if accept is not None:
             _run_acceptance(done, replaced, accept)
     return done
@@ -141,33 +152,55 @@ def _run_acceptance(done: list[InstalledPack], replaced: dict[str, Path | None],
 
 def _available(manifest: Manifest, source: Path) -> bool:
     """Whether ``source`` may hold the pack: always, unless the pack's files are known only through its pinned
-    archive (``Manifest.unrecorded``) and that archive is not in ``source``."""
+    archive or commit (``Manifest.unrecorded``) and ``source`` holds neither those (the archive; the files as
+    downloaded) nor the pack's staged copy."""
     if not manifest.unrecorded:
         return True
-    archive = manifest.upstream.archives[0].url
-    return any(path.is_file() for path in local_candidates(source, archive))
-
-
-def _not_available(manifest: Manifest, source: Path) -> str:
-    archive = manifest.upstream.archives[0]
-    name = archive.url.rsplit("/", 1)[-1]
-    when = f" (in force {manifest.in_force_text()})" if manifest.valid_from or manifest.valid_until else ""
-    return (
-        f"{manifest.key}{when} not installed: it comes only from its archive {name} (sha256 {archive.sha256}), "
-        f"which {source} does not hold; validation will say so where it is in force. Install it by download "
-        f"(`einvoice-validate rulesets install {manifest.key}`) or `--from DIR` with that archive in DIR"
+    if _holds_staged(manifest, source):
+        return True
+    if manifest.pinned_by == "archive":
+        return any(path.is_file() for path in local_candidates(source, manifest.upstream.archives[0].url))
+    return all(
+        any(path.is_file() for path in local_candidates(source, manifest.origin(rel).url))
+        for rel in manifest.unrecorded
     )
 
 
-def _stage(manifest: Manifest, source: Path | None, fetcher: Fetcher, staging: Path) -> dict[str, str]:
-    """Put the pack's files in ``staging``, checked; returns every file's sha256 (the recorded ones included)."""
+def _holds_staged(manifest: Manifest, source: Path) -> bool:
+    """Whether ``source`` holds every file of the pack's staged copy (``Manifest.staged``) at ``source_dir``."""
+    base = source / manifest.source_dir
+    return manifest.staged is not None and all((base / rel).is_file() for rel in manifest.staged.files)
+
+
+def _pin(manifest: Manifest) -> str:
+    """What a pack with files not known in advance comes from only, in words."""
+    if manifest.pinned_by == "archive":
+        archive = manifest.upstream.archives[0]
+        return f"its archive {archive.url.rsplit('/', 1)[-1]} (sha256 {archive.sha256})"
+    return f"{manifest.upstream.repository} at commit {manifest.upstream.commit} ({manifest.upstream.release})"
+
+
+def _not_available(manifest: Manifest, source: Path) -> str:
+    when = f" (in force {manifest.in_force_text()})" if manifest.valid_from or manifest.valid_until else ""
+    what = "that archive" if manifest.pinned_by == "archive" else "those files as downloaded"
+    return (
+        f"{manifest.key}{when} not installed: it comes only from {_pin(manifest)}, which {source} does not hold; "
+        "validation will say so where it is in force. Install it by download "
+        f"(`einvoice-validate rulesets install {manifest.key}`) or `--from DIR` with {what} in DIR"
+    )
+
+
+def _stage(manifest: Manifest, source: Path | None, fetcher: Fetcher, staging: Path) -> tuple[dict[str, str], bool]:
+    """Put the pack's files in ``staging``, checked; returns every file's sha256 (the recorded ones included) and
+    whether they are the pack's staged copy."""
+    if source is not None and _holds_staged(manifest, Path(source)):
+        return _copy_from(manifest, Path(source), staging), True
     if source is not None and is_unpacked_layout(Path(source), manifest):
-        _copy_from(manifest, Path(source), staging)
-        return dict(manifest.files)
+        return _copy_from(manifest, Path(source), staging), False
     if source is None:
-        return _fetch(manifest, fetcher, staging)
+        return _fetch(manifest, fetcher, staging), False
     try:
-        return _fetch(manifest, fetcher, staging)
+        return _fetch(manifest, fetcher, staging), False
     except RulesetError as exc:
         if exc.code != "ruleset.missing":
             raise
@@ -217,32 +250,43 @@ def _destination(staging: Path, manifest: Manifest, rel: str) -> Path:
     return dest
 
 
-def _checked_copy(manifest: Manifest, rel: str, origin: Path, staging: Path, where: str) -> None:
+def _checked_copy(
+    manifest: Manifest, rel: str, origin: Path, staging: Path, where: str, expected: str | None = None
+) -> str:
+    """Copy ``origin`` to the pack's ``rel`` when its sha256 is ``expected`` (default: the manifest's); returns it.
+    A file of a pack pinned by its commit whose bytes are not known in advance is taken as fetched (the address
+    names the commit) and its sha256 recorded."""
     actual = sha256_file(origin)
-    expected = manifest.files[rel]
-    if actual != expected:
+    expected = manifest.files[rel] if expected is None else expected
+    unknown = expected == UNKNOWN_SHA256 and manifest.pinned_by == "commit"
+    if actual != expected and not unknown:
         raise RulesetError(
             "ruleset.corrupt",
             f"pack {manifest.key}: file {rel} from {where} has sha256 {actual}, manifest says {expected}",
         )
     shutil.copyfile(origin, _destination(staging, manifest, rel))
+    return actual
 
 
-def _copy_from(manifest: Manifest, source: Path, staging: Path) -> None:
+def _copy_from(manifest: Manifest, source: Path, staging: Path) -> dict[str, str]:
+    """The unpacked layout's files (for a pack with files not known in advance: its staged copy), checked;
+    returns their sha256."""
+    expected = dict(manifest.files)
     if manifest.unrecorded:
-        archive = manifest.upstream.archives[0]
-        raise RulesetError(
-            "ruleset.install-failed",
-            f"pack {manifest.key}: {', '.join(manifest.unrecorded)} can only come from the archive {archive.url} "
-            f"(sha256 {archive.sha256}): an unpacked copy cannot be checked; download it, or put the archive in "
-            "the --from folder",
-        )
+        if manifest.staged is None:
+            raise RulesetError(
+                "ruleset.install-failed",
+                f"pack {manifest.key}: {', '.join(manifest.unrecorded)} can only come from {_pin(manifest)}: an "
+                "unpacked copy cannot be checked; download it, or put the files as downloaded in the --from folder",
+            )
+        expected = dict(manifest.staged.files)
     base = source / manifest.source_dir
-    for rel in manifest.files:
+    for rel, sha in expected.items():
         origin = base / rel
         if not origin.is_file():
             raise RulesetError("ruleset.missing", f"pack {manifest.key}: file {rel} not found at {origin}")
-        _checked_copy(manifest, rel, origin, staging, str(origin))
+        _checked_copy(manifest, rel, origin, staging, str(origin), sha)
+    return expected
 
 
 def _fetch(manifest: Manifest, fetcher: Fetcher, staging: Path) -> dict[str, str]:
@@ -259,7 +303,8 @@ def _fetch(manifest: Manifest, fetcher: Fetcher, staging: Path) -> dict[str, str
                 )
             _checked_copy(manifest, rel, path, staging, f"the package ({path})")
         elif origin.kind == "file":
-            _checked_copy(manifest, rel, fetcher.fetch(origin.url, None, manifest.key), staging, origin.url)
+            fetched = fetcher.fetch(origin.url, None, manifest.key)
+            recorded[rel] = _checked_copy(manifest, rel, fetched, staging, origin.url)
         else:
             archive = fetcher.fetch(origin.url, origin.archive_sha256, manifest.key)
             recorded[rel] = _extract(manifest, rel, archive, origin.url, origin.member, staging)

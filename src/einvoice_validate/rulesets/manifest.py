@@ -23,14 +23,16 @@ __all__ = [
     "Manifest",
     "Origin",
     "RuleText",
+    "Staged",
     "Upstream",
     "bundled_dir",
     "load_manifests",
 ]
 
 UNKNOWN_SHA256 = ""
-"""A file's sha256 in a manifest pinned by its archive (``pinned_by = "archive"``) when its bytes are not known
-in advance: the archive's own sha256 vouches for it on the download path, and the installer records it."""
+"""A file's sha256 in a manifest pinned by its archive or its commit (``pinned_by = "archive"`` or ``"commit"``) when
+its bytes are not known in advance: the archive's own sha256, or the upstream commit its address names, vouches for
+it on the download path, and the installer records it."""
 
 
 class Archive(BaseModel):
@@ -58,6 +60,19 @@ class Upstream(BaseModel):
     release: str
     commit: str | None = None
     archives: tuple[Archive, ...] = ()
+
+
+class Staged(BaseModel):
+    """A copy of a pack whose upstream bytes are not known here (``Manifest.unrecorded``) that is not upstream's
+    bytes (rules transcribed from a public index, stylesheets derived from an earlier release by the same edits):
+    ``rulesets install --from DIR`` installs it where DIR holds it at ``DIR/<source_dir>/``, checked against
+    ``files`` (the sha256 of every file of the pack), says so (``note``), and records it in the installed pack
+    (``Manifest.installed_from``); a download installs upstream's files instead."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    files: dict[str, str]
+    note: str
 
 
 class RuleText(BaseModel):
@@ -166,13 +181,20 @@ class Manifest(BaseModel):
     pack, validation runs the one in force on the rules date with the latest ``valid_from``."""
     valid_until: date | None = None
     """The last day this version is in force (absent: until further notice)."""
-    pinned_by: Literal["files", "archive"] = "files"
+    pinned_by: Literal["files", "archive", "commit"] = "files"
     """``files``: every file's sha256 is in :attr:`files`. ``archive``: the pack is pinned by its one archive in
     ``upstream.archives`` (whose sha256 is then required): every file is a member of it, and a member whose bytes
     are not known in advance has the sha256 :data:`UNKNOWN_SHA256` in :attr:`files`; the installer takes it from
     the pinned archive only, records its sha256 in the installed pack (``manifest.json``) and the registry
     verifies it against that record ever after. A member whose sha256 *is* recorded must match it (a download
-    whose member differs is refused, never silently preferred)."""
+    whose member differs is refused, never silently preferred). ``commit``: the same for files fetched one by one
+    from an address that names ``upstream.commit`` (a tag's commit: what the tag published, whatever the tag
+    says later), when no sha256 of upstream's bytes is known (FNFE-MPE 1.4.0.04)."""
+    staged: Staged | None = None
+    """A copy that is not upstream's bytes, installable with ``--from DIR`` (see :class:`Staged`)."""
+    installed_from: Literal["upstream", "staged"] | None = None
+    """Set in an installed pack's record only (``manifest.json``): whether its files are upstream's or the staged
+    copy's (:attr:`staged`)."""
     resources: dict[str, str] = {}
     """A configuration: the pack (``id@version``) standing for each Schematron resource its scenarios name (by
     file name, e.g. ``XRechnung-UBL-validation.xsl``): the pack versions this edition couples."""
@@ -236,7 +258,20 @@ class Manifest(BaseModel):
         unknown = [rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256]
         if self.pinned_by == "files":
             if unknown:
-                raise ValueError(f"files without sha256 need pinned_by = 'archive': {unknown}")
+                raise ValueError(f"files without sha256 need pinned_by = 'archive' or 'commit': {unknown}")
+            return self
+        if self.pinned_by == "commit":
+            commit = self.upstream.commit
+            if not commit or len(commit) != 40:
+                raise ValueError("pinned_by = 'commit' needs upstream.commit (the 40 hex digits of the commit)")
+            loose = [
+                rel for rel in unknown if "#" in self.sources.get(rel, "#") or f"/{commit}/" not in self.sources[rel]
+            ]
+            if loose:
+                raise ValueError(
+                    f"pinned_by = 'commit': a file not known in advance comes from an address naming {commit}; "
+                    f"not {loose}"
+                )
             return self
         if len(self.upstream.archives) != 1 or self.upstream.archives[0].sha256 is None:
             raise ValueError("pinned_by = 'archive' needs exactly one archive, with its sha256")
@@ -244,6 +279,19 @@ class Manifest(BaseModel):
         outside = [rel for rel in self.files if not self.sources.get(rel, "").startswith(url + "#")]
         if outside:
             raise ValueError(f"pinned_by = 'archive': every file is a member of {url}; not {outside}")
+        return self
+
+    @model_validator(mode="after")
+    def _staged_copy(self) -> Manifest:
+        if self.staged is None:
+            return self
+        if self.pinned_by == "files" or set(self.staged.files) != set(self.files):
+            raise ValueError("a staged copy is of a pack whose upstream bytes are not known, and lists every file")
+        # in an installed pack's record (installed_from) every file's sha256 is the one installed
+        known = {rel: sha for rel, sha in self.files.items() if sha} if self.installed_from is None else {}
+        differ = [rel for rel, sha in known.items() if self.staged.files[rel] != sha]
+        if differ or UNKNOWN_SHA256 in self.staged.files.values():
+            raise ValueError(f"the staged copy's sha256: every file's, the known ones as in [files]; not {differ}")
         return self
 
     @property

@@ -6,6 +6,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..errors import Detail, RulesetError
 from ..syntaxes import Syntaxes
@@ -53,11 +54,19 @@ class InstalledPack:
 
     def files(self) -> dict[str, str]:
         """Every file of the pack with the sha256 it must have: the manifest's; for a pack pinned by its archive
-        with members not known in advance, the ones recorded at install (``manifest.json``), which must keep the
-        manifest's archive pin and every sha256 the manifest does record. Raises ``ruleset.missing`` (no record:
-        install again) or ``ruleset.corrupt`` (a record that does not fit the manifest)."""
-        if not self.manifest.unrecorded:
-            return self.manifest.files
+        or commit with files not known in advance, the ones recorded at install (``manifest.json``), which must keep
+        the manifest's pin and every sha256 the manifest does record (a staged copy: exactly the staged copy's).
+        Raises ``ruleset.missing`` (no record: install again) or ``ruleset.corrupt`` (a record that does not fit the
+        manifest)."""
+        return self.record().files if self.manifest.unrecorded else self.manifest.files
+
+    def installed_from(self) -> Literal["upstream", "staged"]:
+        """Whether the installed files are upstream's or the manifest's staged copy (``Manifest.staged``)."""
+        return (self.record().installed_from or "upstream") if self.manifest.unrecorded else "upstream"
+
+    def record(self) -> Manifest:
+        """The manifest as installed (``manifest.json``) of a pack with files not known in advance, checked against
+        the manifest (see :meth:`files`)."""
         path = self.directory / INSTALLED_MANIFEST
         try:
             recorded = Manifest.model_validate_json(path.read_bytes())
@@ -68,16 +77,19 @@ class InstalledPack:
             ) from None
         except (OSError, ValueError) as exc:
             raise RulesetError("ruleset.corrupt", Detail("detail.pack-cannot-read", self.key, path, exc)) from exc
+        staged = self.manifest.staged
         fits = (
             recorded.key == self.key
             and recorded.upstream.archives == self.manifest.upstream.archives
+            and recorded.upstream.commit == self.manifest.upstream.commit
             and set(recorded.files) == set(self.manifest.files)
             and not recorded.unrecorded
             and all(recorded.files[rel] == sha for rel, sha in self.manifest.files.items() if sha)
+            and (recorded.installed_from != "staged" or (staged is not None and recorded.files == staged.files))
         )
         if not fits:
             raise RulesetError("ruleset.corrupt", Detail("detail.not-the-pinned-record", self.key, path))
-        return recorded.files
+        return recorded
 
     def entry(self, name: str) -> Path:
         """The path of an entry point (``stylesheet``, or an XSD root such as ``ubl-invoice``)."""
