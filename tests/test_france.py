@@ -600,7 +600,7 @@ def test_the_cli_says_which_rules_and_why(registry: Registry) -> None:
     out = io.StringIO()
     assert main(["--home", str(registry.home), "profiles", "--rules-date", "2026-08-31"], stdout=out, stderr=err) == 0
     line = next(x for x in out.getvalue().splitlines() if x.startswith("fr-ctc-ubl-invoice "))
-    assert "fr-ctc-ubl@1.4.0 (of fr-ctc-ubl@1.4.0|1.4.0.03|1.4.0.04)" in line
+    assert "fr-ctc-ubl@1.4.0 (of fr-ctc-ubl@*)" in line
     out = io.StringIO()
     assert main(["--home", str(registry.home), "rulesets", "sources"], stdout=out, stderr=err) == 0
     sources = [x.split("\t") for x in out.getvalue().splitlines()]

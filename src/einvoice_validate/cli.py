@@ -47,6 +47,7 @@ from .validator import Validator
 
 if TYPE_CHECKING:
     from .config import Effective
+    from .rulesets.status import PackState, VersionState
 
 __all__ = ["EXIT_CODES", "command_parsers", "expand_paths", "main"]
 
@@ -266,6 +267,14 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("packs", nargs="*", metavar="ID@VERSION", help="only these packs (default: all)")
     rs_sub.add_parser("list", help="list the known packs and whether they are installed (exit 2 if one is missing)")
     rs_sub.add_parser("verify", help="re-check every installed file against its manifest (exit 2 on any problem)")
+    outdated = rs_sub.add_parser(
+        "outdated",
+        help="list the pack versions in force on a day, whether each is installed, and the later versions known",
+        description="Offline, from the manifests: those this release ships and those in <home>/manifests/<id>/"
+        "<version>.toml (a pack version published later: drop its manifest there, then `rulesets install` it).",
+    )
+    outdated.add_argument("--date", metavar="YYYY-MM-DD", help="the day to look at (default: today)")
+    outdated.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     rs_sub.add_parser(
         "sources",
         help="list every address `install` downloads, with its sha256 (to fetch them elsewhere)",
@@ -872,6 +881,8 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for address in addresses(registry.manifests[k] for k in sorted(registry.manifests)):
             print(f"{address.url}\t{address.sha256 or '-'}\t{' '.join(address.packs)}", file=out)
         return EXIT_VALID
+    if args.action == "outdated":
+        return _outdated(registry, args, out)
     needed = _needed_packs(registry)
     installed = {p.key: p for p in registry.installed()}
     absent = sorted(key for key in needed if key not in installed)
@@ -928,6 +939,69 @@ def _rulesets(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
     return EXIT_ERROR if missing or broken else EXIT_VALID
+
+
+def _outdated(registry: Registry, args: argparse.Namespace, out: TextIO) -> int:
+    """``rulesets outdated``: every pack of the catalogue on a day (:mod:`.rulesets.status`), with the profiles that
+    may run each version (a later version no profile lists, because a profile pins its versions, is said to be)."""
+    from .rulesets.status import pack_states  # `rulesets outdated` only
+
+    day = parse_rules_date(args.date) if args.date else date.today()
+    needed = _needed_packs(registry)
+    states = pack_states(registry, day)
+    if args.format == "json":
+        body = {
+            "date": day.isoformat(),
+            "rulesHome": str(registry.home),
+            "packs": [_state_json(state, needed) for state in states],
+        }
+        print(json.dumps(body, indent=2, ensure_ascii=False), file=out)
+        return EXIT_VALID
+    print(f"rules home: {registry.home}; on {day.isoformat()}:", file=out)
+    print(f"  {'pack':<26} {'in force':<12} {'since':<11} {'installed':<34} later versions known", file=out)
+    for state in states:
+        current = state.in_force
+        version = current.version if current is not None else "-"
+        since = str(current.valid_from or "always") if current is not None else "-"
+        if current is None:
+            held = "(none in force)"
+        elif current.installed:
+            held = "staged copy" if current.installed_from == "staged" else "yes"
+        else:
+            held = f"NO: {state.stand_in.version} stands in" if state.stand_in is not None else "NO"
+        later = "; ".join(_later_text(v, needed) for v in state.newer) or "-"
+        print(f"  {state.id:<26} {version:<12} {since:<11} {held:<34} {later}", file=out)
+    return EXIT_VALID
+
+
+def _later_text(version: VersionState, needed: dict[str, list[str]]) -> str:
+    held = {"upstream": " (installed)", "staged": " (installed: staged copy)", None: ""}[version.installed_from]
+    known = "" if version.catalogue == "bundled" else f" [{version.catalogue}]"
+    unused = "" if version.key in needed else ", no profile lists it"
+    return f"{version.version} {version.in_force_text()}{held}{known}{unused}"
+
+
+def _version_json(version: VersionState, needed: dict[str, list[str]]) -> dict[str, object]:
+    return {
+        "version": version.version,
+        "validFrom": version.valid_from.isoformat() if version.valid_from else None,
+        "validUntil": version.valid_until.isoformat() if version.valid_until else None,
+        "installed": version.installed,
+        "installedFrom": version.installed_from,
+        "catalogue": version.catalogue,
+        "usedBy": [name for name in needed.get(version.key, []) if name != SHOW_USER],
+    }
+
+
+def _state_json(state: PackState, needed: dict[str, list[str]]) -> dict[str, object]:
+    return {
+        "id": state.id,
+        "kind": state.kind,
+        "title": state.title,
+        "inForce": _version_json(state.in_force, needed) if state.in_force is not None else None,
+        "standIn": state.stand_in.version if state.stand_in is not None else None,
+        "newer": [_version_json(v, needed) for v in state.newer],
+    }
 
 
 def _installed_state(pack: InstalledPack) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "Upstream",
     "bundled_dir",
     "load_manifests",
+    "read_manifest_folder",
 ]
 
 UNKNOWN_SHA256 = ""
@@ -349,16 +350,31 @@ def _check_url(url: str) -> str:
 
 @lru_cache(maxsize=4)
 def load_manifests(directory: Path | None = None) -> dict[str, Manifest]:
-    """All manifests under ``directory/packs`` keyed by ``id@version``."""
+    """All manifests under ``directory/packs`` keyed by ``id@version`` (default: the ones this library ships)."""
     base = (directory or bundled_dir()) / "packs"
+    manifests = read_manifest_folder(base, bundled())
+    if not manifests:
+        raise RulesetError("ruleset.invalid", Detail("detail.no-manifests", base))
+    return manifests
+
+
+def read_manifest_folder(base: Path, syntaxes: Syntaxes) -> dict[str, Manifest]:
+    """The manifests ``base/<id>/<version>.toml`` (none: an empty dict), keyed by ``id@version``, their syntaxes
+    checked against ``syntaxes``. A manifest that cannot be read, or whose file name is not its ``id``/``version``,
+    is ``ruleset.invalid``."""
     manifests: dict[str, Manifest] = {}
-    context = {"syntaxes": bundled()}
+    context = {"syntaxes": syntaxes}
     for path in sorted(base.glob("*/*.toml")):
         try:
             manifest = Manifest.model_validate(tomllib.loads(path.read_text(encoding="utf-8")), context=context)
         except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
             raise RulesetError("ruleset.invalid", Detail("detail.cannot-read-manifest", path, exc)) from exc
+        if (path.parent.name, path.stem) != (manifest.id, manifest.version):
+            raise RulesetError(
+                "ruleset.invalid",
+                Detail("detail.manifest-misnamed", path, manifest.key, manifest.id, manifest.version),
+            )
+        if manifest.provided_by != "official" or manifest.installed_from is not None:
+            raise RulesetError("ruleset.invalid", Detail("detail.not-a-pack-manifest", path))
         manifests[manifest.key] = manifest
-    if not manifests:
-        raise RulesetError("ruleset.invalid", Detail("detail.no-manifests", base))
     return manifests

@@ -11,11 +11,21 @@ from typing import Literal
 from ..errors import Detail, RulesetError
 from ..syntaxes import Syntaxes
 from .configuration import READER_STEPS, SCENARIOS, Scenario, load_scenarios
-from .manifest import Manifest, load_manifests
+from .manifest import Manifest, load_manifests, read_manifest_folder
 
-__all__ = ["HOME_ENV", "INSTALLED_MANIFEST", "InstalledPack", "Registry", "default_home", "sha256_file"]
+__all__ = [
+    "HOME_ENV",
+    "HOME_MANIFESTS",
+    "INSTALLED_MANIFEST",
+    "InstalledPack",
+    "Registry",
+    "default_home",
+    "sha256_file",
+]
 
 HOME_ENV = "EINVOICE_VALIDATE_HOME"
+HOME_MANIFESTS = "manifests"
+"""``<home>/manifests/<id>/<version>.toml``: pack versions the rules home knows besides the bundled ones."""
 INSTALLED_MANIFEST = "manifest.json"
 """The manifest as installed, in the pack folder: for a pack pinned by its archive, the record of the sha256 its
 members had at install (``Manifest.pinned_by``), which the registry verifies ever after."""
@@ -209,8 +219,11 @@ class InstalledPack:
 
 
 class Registry:
-    """Looks packs up by ``id@version`` in a rules home, against the manifests this library ships; ``syntaxes``
-    are the bundled syntaxes and the rules home's own (:func:`.user.load_user_syntaxes`)."""
+    """Looks packs up by ``id@version`` in a rules home, against the catalogue of manifests: the ones this library
+    ships, the ones dropped into the rules home (``<home>/manifests/<id>/<version>.toml``: a pack version published
+    after this release, read and checked as the bundled ones are, :attr:`from_home`) and the user packs
+    (:mod:`.user`); ``syntaxes`` are the bundled syntaxes and the rules home's own
+    (:func:`.user.load_user_syntaxes`)."""
 
     def __init__(self, home: Path | None = None, manifests: dict[str, Manifest] | None = None) -> None:
         self.home = Path(home) if home is not None else default_home()
@@ -218,9 +231,21 @@ class Registry:
         from .user import load_user_manifests, load_user_syntaxes
 
         self.syntaxes: Syntaxes = load_user_syntaxes(self.home)
+        self.from_home: frozenset[str] = frozenset()
+        """The keys of the manifests the rules home adds to the bundled ones (``<home>/manifests/``)."""
         if manifests is None:
-            # The official manifests this library ships, and the user packs of this rules home.
+            # The official manifests this library ships, those of the rules home, and its user packs.
             manifests = dict(load_manifests())
+            added = read_manifest_folder(self.home / HOME_MANIFESTS, self.syntaxes)
+            for key, manifest in added.items():
+                if key in manifests and manifests[key] != manifest:
+                    raise RulesetError(
+                        "ruleset.invalid",
+                        f"the manifest {self.home / HOME_MANIFESTS / manifest.id / manifest.version}.toml redefines "
+                        f"{key}, which this library ships otherwise: remove it",
+                    )
+            self.from_home = frozenset(k for k in added if k not in manifests)
+            manifests.update({k: m for k, m in added.items() if k in self.from_home})
             for key, manifest in load_user_manifests(self.home, self.syntaxes).items():
                 if key in manifests or any(
                     m.id == manifest.id for m in manifests.values() if m.provided_by == "official"
@@ -228,6 +253,13 @@ class Registry:
                     raise RulesetError("ruleset.invalid", Detail("detail.user-pack-official-id", key))
                 manifests[key] = manifest
         self.manifests = manifests
+
+    def catalogue_of(self, key: str) -> Literal["bundled", "rules home", "user"]:
+        """Where the manifest ``key`` comes from: shipped with this library, dropped into the rules home
+        (``<home>/manifests/``), or a user pack's."""
+        if self.manifests[key].provided_by == "user":
+            return "user"
+        return "rules home" if key in self.from_home else "bundled"
 
     def pack_dir(self, manifest: Manifest) -> Path:
         if manifest.provided_by == "user":
