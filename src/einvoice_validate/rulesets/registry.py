@@ -239,11 +239,8 @@ class Registry:
             added = read_manifest_folder(self.home / HOME_MANIFESTS, self.syntaxes)
             for key, manifest in added.items():
                 if key in manifests and manifests[key] != manifest:
-                    raise RulesetError(
-                        "ruleset.invalid",
-                        f"the manifest {self.home / HOME_MANIFESTS / manifest.id / manifest.version}.toml redefines "
-                        f"{key}, which this library ships otherwise: remove it",
-                    )
+                    path = self.home / HOME_MANIFESTS / manifest.id / f"{manifest.version}.toml"
+                    raise RulesetError("ruleset.invalid", Detail("detail.manifest-redefines", path, key))
             self.from_home = frozenset(k for k in added if k not in manifests)
             manifests.update({k: m for k, m in added.items() if k in self.from_home})
             for key, manifest in load_user_manifests(self.home, self.syntaxes).items():

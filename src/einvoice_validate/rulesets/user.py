@@ -125,7 +125,7 @@ def load_user_syntaxes(home: Path) -> Syntaxes:
                     )
         return bundled().with_user(declarations)
     except SyntaxDeclarationError as exc:
-        raise RulesetError("ruleset.invalid", f"the rules home {home}: {exc}") from exc
+        raise RulesetError("ruleset.invalid", Detail("detail.user-syntax-refused", home, exc)) from exc
 
 
 def load_user_manifests(home: Path, syntaxes: Syntaxes | None = None) -> dict[str, Manifest]:
