@@ -112,12 +112,15 @@ def test_short_attachments_and_plain_invoices_are_not_rewritten() -> None:
 
 # CIUS-PT 2.1.1 tests the attachment's length (DT-CIUS-PT-111, matches(., '^(.{1,6826666})$')): full content.
 READS_THE_CONTENT = {"cius-pt@2.1.1"}
+# Not reviewed: EXTENDED-CTC-FR 1.4.0.04, whose files are not staged here (issue 42; full content until they are).
+NOT_REVIEWED = {"fr-extended-ctc-ubl@1.4.0.04", "fr-extended-ctc-cii@1.4.0.04"}
 
 
 def test_only_reviewed_packs_allow_the_cut() -> None:
     schematron = [m for m in load_manifests().values() if m.kind == "schematron"]
-    assert schematron and all(m.attachment_content == "emptiness" for m in schematron if m.key not in READS_THE_CONTENT)
-    assert all(load_manifests()[k].attachment_content == "full" for k in READS_THE_CONTENT)
+    full = READS_THE_CONTENT | NOT_REVIEWED
+    assert schematron and all(m.attachment_content == "emptiness" for m in schematron if m.key not in full)
+    assert all(load_manifests()[k].attachment_content == "full" for k in full)
     assert Manifest.model_fields["attachment_content"].default == "full"  # a new pack version is not reviewed yet
 
 

@@ -797,7 +797,8 @@ for pack_id, syntax, sheet, title, staged_here in FR_1404:
             "pinned_by": "commit",
             "sources": {sheet: FR_TAG_RAW + sheet, "LICENSE": FR_LICENSE},
             **({"staged": {"note": FR_STAGED_NOTE}} if staged_here else {}),
-            "attachment_content": "emptiness" if pack_id.startswith("fr-ctc-") else "full",
+            # reviewed as 1.4.0.03's (BR-FR and BR-FR-CDV name no BinaryObject); EXTENDED-CTC-FR 1.4.0.04: not seen here
+            "attachment_content": "full" if "extended" in pack_id else "emptiness",
         }
     )
 for version, (archive, folder, release) in FR_RELEASES.items():  # the CDAR rules of 1.4.0 and 1.4.0.03
@@ -820,6 +821,7 @@ for version, (archive, folder, release) in FR_RELEASES.items():  # the CDAR rule
             },
             "archives": [archive_url],
             "sources": {FR_CDAR_SHEET: f"{archive_url}#{folder}/{FR_CDAR_SHEET}", "LICENSE": FR_LICENSE},
+            "attachment_content": "emptiness",  # no rule names a BinaryObject (a lifecycle message has none)
         }
     )
 FR_140_ARCHIVE = FR_PHIVE_DOCS + FR_RELEASES["1.4.0"][0]
