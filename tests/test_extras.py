@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from einvoice_validate._extras import DEPENDENCIES, EXTRAS, MissingExtra, SetupError, require
+from einvoice_validate._extras import DEPENDENCIES, EXTRAS, SETUP_CODE, MissingExtra, SetupError, require
 from einvoice_validate.rulesets import Registry
 
 REPO = Path(__file__).resolve().parents[1]
@@ -122,7 +122,7 @@ CASES = {
 def test_a_missing_extra_is_one_line_and_exit_2(case: str, bare_python: Path, registry: Registry) -> None:
     args, env, line = CASES[case]
     done = _run(bare_python, args, registry, **env)
-    assert (done.returncode, done.stderr, done.stdout) == (2, f"einvoice-validate: {line}\n", "")
+    assert (done.returncode, done.stderr, done.stdout) == (2, f"einvoice-validate: {line} ({SETUP_CODE})\n", "")
 
 
 def test_the_core_still_validates_xml_there(bare_python: Path, registry: Registry) -> None:

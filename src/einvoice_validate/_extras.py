@@ -32,6 +32,7 @@ __all__ = [
     "EXIT_SETUP",
     "EXTRAS",
     "PROG",
+    "SETUP_CODE",
     "MissingDependency",
     "MissingExtra",
     "SetupError",
@@ -45,6 +46,9 @@ DISTRIBUTION = "einvoice-validate"
 PROG = "einvoice-validate"
 EXIT_SETUP = 2
 """The exit status of a front end that cannot run here (the CLI's usage and error status)."""
+SETUP_CODE = "plan.feature-not-included"
+"""The code a :class:`SetupError` line ends in: what was asked for is not part of this installation (an extra or a
+dependency not installed), the API's code for a feature not included."""
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "java": ("jpype",),
@@ -64,7 +68,12 @@ them (``pip install --no-deps``) validates XML and says what to install at the f
 
 
 class SetupError(Exception):
-    """This environment cannot run a front end; the message is one line saying what to install or set."""
+    """This environment cannot run a front end; the message is one line saying what to install or set.
+
+    Its :attr:`code` is the API's code for a feature this installation does not include; the CLI ends the line
+    with it, as it ends every error line with a code."""
+
+    code = SETUP_CODE
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -141,7 +150,7 @@ def _setup_error_hook(kind: type[BaseException], value: BaseException, tb: Trace
     if not isinstance(value, SetupError):
         previous(kind, value, tb)  # type: ignore[operator]
         return
-    print(f"{PROG}: {value}", file=sys.stderr)
+    print(f"{PROG}: {value} ({value.code})", file=sys.stderr)
     if hasattr(sys, "ps1") or sys.flags.interactive:
         return  # an interactive session goes on
     # Python exits with 1 after an uncaught exception, whatever a hook does; the exit handlers run first, as

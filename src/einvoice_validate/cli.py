@@ -64,8 +64,8 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (
         EXIT_ERROR,
         "a usage error; some document could not be validated; a rule pack missing, damaged or not installed "
-        "(`ruleset.missing`, `ruleset.corrupt`); an install that failed; an extra not installed. The error is one "
-        "line on stderr ending in its code",
+        "(`ruleset.missing`, `ruleset.corrupt`); an install that failed; an extra not installed "
+        "(`plan.feature-not-included`). The error is one line on stderr ending in its code",
     ),
     (EXIT_INTERRUPTED, "interrupted (Ctrl-C): `validate` prints the summary of the documents done so far first"),
     (EXIT_BROKEN_PIPE, "the reader of the output went away (`| head`): stopped quietly, as `cat` does"),
@@ -484,7 +484,7 @@ def _run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryIO | N
         print(f"einvoice-validate: {message} ({exc.code})", file=err)
         return EXIT_ERROR
     except SetupError as exc:  # an extra (or a dependency) not installed: one line saying what to install
-        print(f"einvoice-validate: {exc}", file=err)
+        print(f"einvoice-validate: {exc} ({exc.code})", file=err)
         return EXIT_ERROR
     except (ConfigError, OutputError) as exc:  # a bad configuration file or value, an impossible -o: one line
         print(f"einvoice-validate: {exc} ({USAGE_CODE})", file=err)
