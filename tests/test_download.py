@@ -180,6 +180,35 @@ def build_upstream(rulesets: Path, root: Path) -> None:
             _put(root, f"{resources}/{name}", (rulesets / folder / name).read_bytes())
         for sheet in sorted((rulesets / folder / "xslt").glob("*.xslt")):
             _put(root, f"{resources}/external/schematron/{sheet_dir}/{sheet.name}", sheet.read_bytes())
+    # phive-rules, Croatia (../shared/rulesets/SOURCES.md, "Croatia (HR-CIUS 2025 / eRačun) and Peppol PINT"): the
+    # HR-CIUS stylesheet of each release in its version folder, the module's LICENSE and NOTICE; the Tax
+    # Administration's XSD archive in the module's docs/, the schemas under "UBL2.1 eRačun/XsdUbl/" (a folder name
+    # with a space and a non-ASCII letter, as is the archive's name).
+    eracun = f"{PHIVE_432}/phive-rules-eracun"
+    for name in ("LICENSE", "NOTICE"):
+        _put(root, f"{eracun}/src/main/resources/{name}", (rulesets / "hr-cius/1.0.3" / name).read_bytes())
+    for version in ("1.0.2", "1.0.3"):
+        for sheet in sorted((rulesets / "hr-cius" / version / "xslt").glob("*.xslt")):
+            _put(root, f"{eracun}/src/main/resources/external/schematron/{version}/{sheet.name}", sheet.read_bytes())
+    _zip(
+        root / f"{eracun}/docs/UBL2.1 eRačun 2026-04-15.zip",
+        {
+            "UBL2.1 eRačun/README.txt": b"stand-in",
+            **_tree(rulesets / "hr-cius/xsd-eracun-2026-04-15", "UBL2.1 eRačun/XsdUbl/"),
+        },
+    )
+    # phive-rules, Peppol PINT (same section): each jurisdiction's release folder under external/schematron/, the
+    # stylesheets in xslt/ (by billing/selfbilling where there are both) except PINT-AE and PINT-OM, whose
+    # billing/ and selfbilling/ folders sit in the release folder itself; the module's LICENSE and NOTICE.
+    pint = f"{PHIVE_432}/phive-rules-peppol-pint/src/main/resources"
+    for name in ("LICENSE", "NOTICE"):
+        _put(root, f"{pint}/{name}", (rulesets / "peppol-pint/pint/1.1.3" / name).read_bytes())
+    for release in sorted((rulesets / "peppol-pint").glob("*/*")):
+        jurisdiction, version = release.parent.name, release.name
+        inner = "" if jurisdiction in ("pint-ae", "pint-om") else "xslt/"
+        for sheet in sorted((release / "xslt").rglob("*.xslt")):
+            rel = sheet.relative_to(release / "xslt").as_posix()
+            _put(root, f"{pint}/external/schematron/{jurisdiction}/{version}/{inner}{rel}", sheet.read_bytes())
     # KoSIT's viewer (issue 25): single files of the repository at the tag's commit, the stylesheets under src/xsl/,
     # the usage notes under doc/.
     viewer = rulesets / "visualization/xrechnung-visualization/2026-01-31"
@@ -302,8 +331,10 @@ def test_every_pack_installs_from_upstream_shaped_archives(
     notes: list[str] = []
     install(copied, shared / "rulesets", on_note=notes.append)
     # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2 + France 8
-    # + issue 42: France 1.4.0.04 4, the CDAR rules 3 and schema 1
-    assert len(downloaded.installed()) == len(load_manifests()) == 47
+    # + issue 42: France 1.4.0.04 4, the CDAR rules 3 and schema 1 + Croatia: HR-CIUS 2 and the eRačun XSD
+    # + Peppol PINT 28 (the generic rules; per jurisdiction its rules and its copy of the shared rules, PINT-EU's
+    # EN 16931-aligned rules)
+    assert len(downloaded.installed()) == len(load_manifests()) == 78
     # the 2026-08-31 configuration comes only from its archive, EXTENDED-CTC-FR 1.4.0.04 only from upstream, neither
     # of which ../shared/rulesets holds; BR-FR 1.4.0.04 (UBL, CII, CDAR) is installed from its staged copy, and said so
     extended = {"fr-extended-ctc-ubl@1.4.0.04", "fr-extended-ctc-cii@1.4.0.04"}
@@ -542,8 +573,10 @@ def test_cli_sources_lists_every_address() -> None:
     # NOTICE of three phive-rules modules (SI-UBL and NLCIUS-CII share theirs); + the viewer's 11 files; + issue 30:
     # the XRechnung 2.6.0 archive, the three files of configuration 2026-01-31 and the archive of 2026-08-31; + France:
     # 2 FNFE archives, France_RFE's LICENSE; + issue 42: the five stylesheets of FNFE's tag v1.4.0.04, whose sha256
-    # is not known in advance ("-": recorded at install)
-    assert len(rows) == len(addresses(load_manifests().values())) == 86
+    # is not known in advance ("-": recorded at install); + Croatia: 2 HR-CIUS stylesheets, LICENSE and NOTICE of
+    # phive-rules-eracun, the eRačun XSD archive; + Peppol PINT: 28 stylesheets, LICENSE and NOTICE of
+    # phive-rules-peppol-pint
+    assert len(rows) == len(addresses(load_manifests().values())) == 121
     for url, sha, packs in rows:
         assert url.startswith("https://") and packs
         assert len(sha) == 64 or (sha == "-" and url.startswith(f"https://{FNFE_1404}/")), url
