@@ -4,6 +4,7 @@ for emptiness: not a single finding may change. Every corpus file with such an a
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,94 @@ def test_a_pack_not_reviewed_gets_the_full_content(registry: Registry, monkeypat
     monkeypatch.setattr(java, "slimmed_utf8", fail)
     report = validator.validate(_with_attachment("QUJD" * 5000))
     assert report.profile.startswith("xrechnung") and report.valid
+
+
+# --- Croatia and Peppol PINT (reviewed: emptiness, tools/write_manifests.py) ---------------------------------------
+# No document of corpus/hr-pint has an attachment long enough to be cut: each gets one. A document with attachments
+# has their content replaced; any other gets a cac:AdditionalDocumentReference with one, where UBL 2.1 puts it.
+
+HR_PINT = CORPUS / "hr-pint"
+HR_PINT_DAY = date(2026, 11, 28)  # HR-CIUS 1.0.3 and every PINT release staged (tests/test_markets.py)
+_CONTENT = re.compile(rb"(<(?:[\w.-]+:)?EmbeddedDocumentBinaryObject\b[^>]*>)[^<]*<")
+_NEXT = {  # the first element an AdditionalDocumentReference precedes, by root (UBL 2.1's sequences)
+    b"Invoice": rb"<cac:(?:ProjectReference|Signature|AccountingSupplierParty)\b",
+    b"CreditNote": (
+        rb"<cac:(?:StatementDocumentReference|OriginatorDocumentReference|Signature|AccountingSupplierParty)\b"
+    ),
+}
+_REFERENCE = (
+    b"<cac:AdditionalDocumentReference><cbc:ID>attachment</cbc:ID><cac:Attachment>"
+    b'<cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="attachment.pdf">%s'
+    b"</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>"
+)
+# The one document the XSD rejects as it is (corpus/hr-pint/README.md: cbc:DueDate in a CreditNote): so it stays.
+XSD_INVALID = {"billing-CompleteSample_LHDN-CreditNote.xml"}
+
+
+def _hr_pint_with_attachment(path: Path, content: str) -> bytes:
+    data = path.read_bytes()
+    if _CONTENT.search(data):
+        return _CONTENT.sub(lambda m: m.group(1) + content.encode() + b"<", data)
+    root = re.search(rb"<(?:[\w.-]+:)?(Invoice|CreditNote)\b", data)
+    assert root is not None, path
+    following = re.search(_NEXT[root.group(1)], data)
+    assert following is not None, path
+    return data[: following.start()] + _REFERENCE % content.encode() + data[following.start() :]
+
+
+def _counting_cuts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    import einvoice_validate.schematron._java as java
+    import einvoice_validate.schematron._saxon as saxon
+
+    cuts: list[int] = []
+
+    def text(document: Any) -> str | None:
+        cuts.append(1)
+        return slimmed_text(document)
+
+    def utf8(document: Any) -> bytes | None:
+        cuts.append(1)
+        return slimmed_utf8(document)
+
+    monkeypatch.setattr(saxon, "slimmed_text", text)
+    monkeypatch.setattr(java, "slimmed_utf8", utf8)
+    return cuts
+
+
+def test_hr_and_pint_findings_survive_the_cut(
+    validator: Validator, plain: Validator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = sorted(HR_PINT.glob("*/*.xml"))
+    assert len(files) >= 120 and {p.parent.name for p in files} >= {"hr-cius", "pint-eu", "pint-om", "pint-sg"}
+    cuts = _counting_cuts(monkeypatch)
+    content = " \n" + "JVBERi0xLjUK" * 500 + "\n "  # 6,000 characters of base64, whitespace around (cut: the tail)
+    differ, rejected = [], []
+    for path in files:
+        data = _hr_pint_with_attachment(path, content)
+        slim = validator.validate(data, rules_date=HR_PINT_DAY)
+        if _dump(slim) != _dump(plain.validate(data, rules_date=HR_PINT_DAY)):
+            differ.append(path.name)
+        if any(f.stage == "xsd" for f in slim.findings):
+            rejected.append(path.name)
+    assert differ == []
+    assert len(cuts) == len(files)  # every profile of Croatia and PINT cuts (its packs are reviewed)
+    assert set(rejected) == XSD_INVALID  # the attachment is where the XSD wants it
+
+
+def test_hr_and_pint_empty_element_rules_see_a_blank_attachment(
+    validator: Validator, plain: Validator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HR-BR-33 and PINT-EU's PEPPOL-EN16931-R008 ("no empty elements") read every leaf's text: a long blank
+    attachment is cut to its whitespace and still empty."""
+    cuts = _counting_cuts(monkeypatch)
+    for folder, rule in (("hr-cius", "HR-BR-33"), ("pint-eu", "PEPPOL-EN16931-R008"), ("pint-sg", None)):
+        path = sorted((HR_PINT / folder).glob("*.xml"))[0]
+        data = _hr_pint_with_attachment(path, " \n\t" * 2000)
+        slim, full = validator.validate(data, rules_date=HR_PINT_DAY), plain.validate(data, rules_date=HR_PINT_DAY)
+        assert _dump(slim) == _dump(full), path.name
+        at = [f for f in slim.findings if f.rule_id == rule and "EmbeddedDocumentBinaryObject" in (f.location or "")]
+        assert len(at) == (0 if rule is None else 1), (path.name, rule)
+    assert len(cuts) == 3
 
 
 # --- the cut in place (attachments.spliced) ------------------------------------------------------------------

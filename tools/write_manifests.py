@@ -1215,6 +1215,18 @@ for base_id, version, staged, upstream_dir, variants, kinds, release_title, vali
             )
             PINT_PACKS.append(f"{pack_id}@{version}")
             IN_FORCE[f"{pack_id}@{version}"] = (valid_from, None)
+# Attachments (ATTACHMENT_CONTENT_REVIEWED above), reviewed in the compiled stylesheets (every rule context, assert
+# and report test, message value-of and global variable). HR-CIUS 1.0.2 and 1.0.3 name no BinaryObject, Attachment
+# or document reference; the one rule reading every leaf's text is HR-BR-33 "no empty elements" (context
+# //*[not(*) and not(normalize-space())], outside signatures): emptiness. Run after CEN 1.3.15 (reviewed above).
+# PINT, all 28 stylesheets: the rules on a BinaryObject test @mimeCode (a code list) and @filename (contexts
+# //*[ends-with(name(), 'BinaryObject')] and cbc:EmbeddedDocumentBinaryObject[@mimeCode]); PINT-EU's DE rule compares
+# the @filename of attachments; the rest names cac:Attachment / cac:AdditionalDocumentReference only for existence,
+# counts, or their cbc:ID, DocumentTypeCode, DocumentDescription, UUID or ExternalReference/URI; the wildcard contexts
+# read elements named *Time or *Amount, and PINT-EU's "no empty elements" (//*[not(*) and not(normalize-space())])
+# emptiness; no test or message reads an ancestor's string value (the Invoice or CreditNote, a document reference,
+# an attachment).
+ATTACHMENT_CONTENT_REVIEWED.update({*(f"hr-cius@{v}" for v in HR_RELEASES), *PINT_PACKS})
 # Acceptance: phive's example documents of each jurisdiction (corpus/hr-pint/README.md: all valid but PINT-MY's
 # billing-CompleteSample_LHDN-CreditNote.xml, which the OASIS UBL 2.1 XSD rejects: cbc:DueDate in a CreditNote).
 # Generic PINT has no examples of its own: the PINT-EU, PINT-JP and PINT-SG examples, whose releases ship the generic
