@@ -266,15 +266,16 @@ class Analogy:
                         self._donors.setdefault((shape, v.lang, name), []).append((template, values))
                 halves = v.official.partition(" #")[::2] if v.lang == "ro+en" else (v.official,)
                 for lang, half in zip(("ro", "en") if v.lang == "ro+en" else (v.lang,), halves, strict=True):
-                    self._words.setdefault(lang, set()).update(_words(half))
+                    self._words.setdefault(lang, set()).update(_prose_words(half))
         everywhere = dict(self._words)
         for lang, words in everywhere.items():  # only the words no other language's official texts have
             self._words[lang] = words.difference(*(w for other, w in everywhere.items() if other != lang))
 
     def language(self, official: str) -> Lang:
         """The language of a new official text (a ``lang`` of the catalogue), by the words only one language's
-        official texts have; ``ro+en`` for CIUS-RO's "Romanian #English"."""
-        words = _words(official)
+        official texts have (outside the values a translation repeats, :data:`_SLOT`: a Croatian text quoting
+        ``'urn:cen.eu:en16931:2017#compliant#...'`` is not English); ``ro+en`` for CIUS-RO's "Romanian #English"."""
+        words = _prose_words(official)
         score = {lang: len(words & vocabulary) for lang, vocabulary in self._words.items()}
         best = max(sorted(score), key=score.__getitem__, default="en")
         if " #" in official and score.get("ro", 0) > 0:
@@ -328,3 +329,9 @@ class Analogy:
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_]{3,}", text.lower()))
+
+
+def _prose_words(text: str) -> set[str]:
+    """The words of ``text`` outside its values (quoted values, element names, terms: :data:`_SLOT`), which are
+    in no one language."""
+    return _words(_SLOT.sub(" ", text))
