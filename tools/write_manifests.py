@@ -585,6 +585,134 @@ IN_FORCE.update(
     }
 )
 # ---- end of French CTC rules -----------------------------------------------------------------------------------
+# ---- National formats beyond UBL and CII (issue 44): Poland KSeF FA(3), Italy FatturaPA, Denmark OIOUBL ----------
+# ../shared/rulesets/SOURCES.md, section "France FNFE-MPE 1.4.0.04, Poland KSeF FA(3), Denmark OIOUBL 1.17.2, Italy
+# FatturaPA 1.2.2", parts 3 to 5. KSeF FA(3) and FatturaPA publish no machine-readable rules beyond their schemas:
+# their profiles run the XSD alone. The two catalogs (catalog.xml) were written when the files were staged: they map
+# the schemas' imports by address to the pack's files and ship with the package (bundled).
+KSEF_DOCS = "d92d285b928896258afdb27f7150f9127ee18ada"  # CIRFMF/ksef-docs, tag 2.6.0 (schema files of 23e1ce5b)
+KSEF_RAW = f"https://raw.githubusercontent.com/CIRFMF/ksef-docs/{KSEF_DOCS}/"
+FATTURAPA_COMMIT = "ab534b87398e8cc783f74e808eff1d0dcf0b0fa5"  # phax/ph-fatturapa (docs/1.2.2, added in 453a1fe0)
+FATTURAPA_RAW = f"https://raw.githubusercontent.com/phax/ph-fatturapa/{FATTURAPA_COMMIT}/docs/1.2.2/"
+# The W3C signature schema the FatturaPA schema imports, at the address it imports it by. The staged copy comes from
+# Debian's libxml-security-java (SOURCES.md); it was not compared with the bytes W3C serves: a download that differs
+# is refused by its sha256 (install --from is not affected).
+XMLDSIG_URL = "https://www.w3.org/TR/2002/REC-xmldsig-core-20020212/xmldsig-core-schema.xsd"
+# OIOUBL 1.17.2: the official Nemhandel archive as committed in phax/phive-rules (phive-rules-oioubl/docs/, added in
+# 1a7fe4f6), its sha256 as SOURCES.md records it (checked against that blob). The archive's folders: Stylesheets/
+# (the compiled stylesheets, XSLT 2.0), Stylesheets/SCH/ (their Schematron), Schemas/UBL_v2.1/ (OIOUBL's annotated
+# UBL 2.1 schemas), Dokumentation/ (the readme: release notes, no licence text).
+OIOUBL_ZIP = (
+    f"https://raw.githubusercontent.com/phax/phive-rules/{PEPPOL_PHIVE}/phive-rules-oioubl/docs/"
+    "OIOUBL_Schematron_2026-05-01_v1.17.2.ec0bcd89.zip"
+)
+ARCHIVE_SHA256[OIOUBL_ZIP] = "d8b84ac521abacebde7d15f799f2fcb6dfce01f98ca706fe3c09b7c13c5d4bff"
+OIOUBL_UPSTREAM = {
+    "repository": "https://github.com/phax/phive-rules",
+    "release": "OIOUBL 2.1 Schematron 1.17.2 (Nemhandel archive of 2026-05-01, as committed in phive-rules docs/)",
+    "commit": PEPPOL_PHIVE,
+}
+OIOUBL_LICENCE = "Erhvervsstyrelsen / Nemhandel (no licence text in the archive); OASIS UBL 2.1 schemas (OASIS IPR)"
+PACKS += [
+    {
+        "id": "ksef-fa3-xsd",
+        "version": "1-0E",
+        "kind": "xsd",
+        "syntax": "ksef-fa3",
+        "title": "KSeF FA(3) XML Schema 1-0E (Poland, Ministry of Finance) with its base schemas",
+        "source_dir": "poland-ksef/fa3-1-0E",
+        "files": ["*"],
+        "entries": {"ksef-fa3": "schemat_FA(3)_v1-0E.xsd"},
+        "catalog": "catalog.xml",
+        "licence": "MIT (CIRFMF/ksef-docs LICENSE.txt, Ministerstwo Finansów)",
+        "upstream": {
+            "repository": "https://github.com/CIRFMF/ksef-docs",
+            "release": "2.6.0 (faktury/schemy/FA/)",
+            "commit": KSEF_DOCS,
+        },
+        "archives": [],
+        "sources": {"catalog.xml": "bundled", "LICENSE.txt": KSEF_RAW + "LICENSE.txt", "*": KSEF_RAW + "faktury/schemy/FA/"},
+    },
+    {
+        "id": "fatturapa-xsd",
+        "version": "1.2.2",
+        "kind": "xsd",
+        "syntax": "fatturapa",
+        "title": "FatturaPA 1.2.2 XML Schema (Italy, Agenzia delle Entrate / SdI) with the W3C signature schema",
+        "source_dir": "italy-fatturapa/1.2.2",
+        "files": ["*"],
+        "entries": {"fatturapa": "Schema_del_file_xml_FatturaPA_v1.2.2.xsd"},
+        "catalog": "catalog.xml",
+        "licence": "Agenzia delle Entrate (public administration publication, no licence text); xmldsig: W3C",
+        "upstream": {
+            "repository": "https://github.com/phax/ph-fatturapa",
+            "release": "FatturaPA 1.2.2 (ph-fatturapa docs/1.2.2)",
+            "commit": FATTURAPA_COMMIT,
+        },
+        "archives": [],
+        "sources": {
+            "catalog.xml": "bundled",
+            "xmldsig-core-schema.xsd": XMLDSIG_URL,
+            "*": FATTURAPA_RAW,
+        },
+    },
+    {
+        "id": "oioubl-xsd",
+        "version": "1.17.2",
+        "kind": "xsd",
+        "syntax": "ubl",
+        "title": "OIOUBL 2.1: UBL 2.1 XML Schema as OIOUBL ships it (Invoice, CreditNote, Reminder)",
+        "source_dir": "denmark-oioubl/1.17.2/xsd",
+        "files": ["*"],
+        "entries": {
+            "ubl-invoice": "maindoc/UBL-Invoice-2.1.xsd",
+            "ubl-creditnote": "maindoc/UBL-CreditNote-2.1.xsd",
+            "ubl-reminder": "maindoc/UBL-Reminder-2.1.xsd",
+        },
+        "licence": OIOUBL_LICENCE,
+        "upstream": OIOUBL_UPSTREAM,
+        "archives": [OIOUBL_ZIP],
+        "sources": {"*": OIOUBL_ZIP + "#Schemas/UBL_v2.1/"},
+    },
+]
+for doc in ("Invoice", "CreditNote", "Reminder"):
+    sheet = f"xslt/OIOUBL_{doc}_Schematron.xsl"
+    PACKS.append(
+        {
+            "id": f"oioubl-{doc.lower()}",
+            "version": "1.17.2",
+            "kind": "schematron",
+            "syntax": "ubl",
+            "title": f"OIOUBL 2.1 Schematron 1.17.2 ({doc}): the official stylesheet (XSLT 2.0; <Error> report)",
+            "source_dir": "denmark-oioubl/1.17.2",
+            "files": [sheet, "ReadmeUK.txt"],
+            "entries": {"stylesheet": sheet},
+            # the stylesheets write <Schematron><Error>...<Description>[rule id] text</Description>...</Error>, not SVRL
+            "output": "oioubl-errors",
+            # SaxonC-HE 13.1.1's loop lifting fails on the Invoice and CreditNote stylesheets ("Bad parent pointer in
+            # expression tree", LoopLifter; through the wrapper the process dies): compiled without it, on both
+            # engines (Saxon-HE 9.9 compiles them either way; the findings are the same)
+            "optimizer": "-l",
+            "licence": OIOUBL_LICENCE,
+            "upstream": OIOUBL_UPSTREAM,
+            "archives": [OIOUBL_ZIP],
+            "sources": {
+                sheet: f"{OIOUBL_ZIP}#Stylesheets/OIOUBL_{doc}_Schematron.xsl",
+                "ReadmeUK.txt": f"{OIOUBL_ZIP}#Dokumentation/ReadmeUK.txt",
+            },
+        }
+    )
+# In force: OIOUBL Schematron 1.17.2 from 2026-05-18 (12:00, the day's change counts as the new version's: dates are
+# whole days here); the OIOUBL schemas ship with it. KSeF FA(3) 1-0E: the structure KSeF takes from 2026-02-01 (KSeF
+# 2.0; large companies from then, every VAT payer from 2026-04-01). FatturaPA 1.2.2: no start date recorded here
+# (shown as always); each profile pins its XSD, so these dates are shown and start the acceptance runs.
+IN_FORCE.update(
+    {
+        "ksef-fa3-xsd@1-0E": ("2026-02-01", None),
+        **{f"oioubl-{kind}@1.17.2": ("2026-05-18", None) for kind in ("xsd", "invoice", "creditnote", "reminder")},
+    }
+)
+# ---- end of the national formats beyond UBL and CII ------------------------------------------------------------
 # The official XRechnung viewer (issue 25): KoSIT's stylesheets that map UBL/CII to the semantic model (xr:invoice)
 # and render it as HTML, with their German and English labels and the page's CSS. Only what `show` runs is installed:
 # not the viewer's scripts (the page carries none) nor its XSL-FO stylesheets (the PDF is printed from the HTML).
@@ -745,6 +873,24 @@ ACCEPTANCE: dict[str, dict[str, object]] = {
         for kind in ("ctc", "extended-ctc")
         for syntax in ("ubl", "cii")
         for version in ("1.4.0", "1.4.0.03")
+    },
+    # National formats (issue 44): the official examples (corpus READMEs say what each must give). FatturaPA: FPR02
+    # is invalid as published (ContattiTrasmittente), ph-bad-* is a test case meant to fail.
+    "ksef-fa3-xsd@1-0E": {
+        "title": "Ministry of Finance FA(3) examples (and the PDF generator's sample): valid",
+        "folders": ["poland-ksef"],
+    },
+    "fatturapa-xsd@1.2.2": {
+        "title": "Official FatturaPA 1.2.2 examples FPA01-03, FPR01, FPR03: valid (FPR02 is invalid as published)",
+        "folders": ["italy-fatturapa"],
+        "exclude": ["IT01234567890_FPR02.xml", "ph-bad-IT01234567890_FPA01.xml"],
+    },
+    **{
+        f"oioubl-{kind}@1.17.2": {
+            "title": "Official OIOUBL 2.1 examples of the 1.17.2 archive (Invoice, CreditNote, Reminder): valid",
+            "folders": ["denmark-oioubl"],
+        }
+        for kind in ("xsd", "invoice", "creditnote", "reminder")
     },
 }
 
@@ -1295,6 +1441,12 @@ def render(pack: dict[str, object], source: Path) -> str:
             lines.append(f"valid_until = {in_force[1]}")
     if pack.get("pinned_by", "files") != "files":
         lines.append(f"pinned_by = {toml_str(str(pack['pinned_by']))}")
+    if pack.get("catalog") is not None:
+        lines.append(f"catalog = {toml_str(str(pack['catalog']))}")
+    if pack.get("output", "svrl") != "svrl":
+        lines.append(f"output = {toml_str(str(pack['output']))}")
+    if pack.get("optimizer") is not None:
+        lines.append(f"optimizer = {toml_str(str(pack['optimizer']))}")
     lines += [f"source_dir = {toml_str(str(pack['source_dir']))}", "", "[entries]"]
     entries = pack["entries"]
     assert isinstance(entries, dict)

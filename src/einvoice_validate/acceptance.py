@@ -5,8 +5,9 @@ must pass: XRechnung's test-suite business cases must be accepted, the EN 16931 
 the installer has put the packs in place it calls :class:`AcceptanceRunner` for each pack that names a set: every
 document of the set is validated, with this rules home, on the pack's rules date (``Acceptance.rules_date``, else
 its ``valid_from``), by the profile that matches it (or the one the set forces for its document type); the
-documents whose plan does not run the pack are left out, at least one must run it, and each must be ``accepted``
-(the KoSIT verdict) or ``valid``. A failure makes the installer refuse the pack (its previous folder is put back).
+documents whose plan does not run the pack (as its XSD or one of its rule packs) are left out, at least one must
+run it, and each must be ``accepted`` (the KoSIT verdict) or ``valid``. A failure makes the installer refuse the
+pack (its previous folder is put back).
 
 Runs are cached by checksum in ``<home>/acceptance/<id>@<version>.json``: the digest of the documents, the rules
 date, this library's version and the installed bytes (files and prepared copies) of every pack the documents'
@@ -177,7 +178,7 @@ class AcceptanceRunner:
                 document = validator.load(path)
                 forced = acceptance.profiles.get(document.document_type)
                 profile = select_profile(document, validator.profiles, forced)
-                if pack.key not in profile.candidate_keys(self.registry.manifests):
+                if pack.key != profile.xsd and pack.key not in profile.candidate_keys(self.registry.manifests):
                     left_out += 1  # a profile that never runs the pack (another syntax)
                     continue
                 plan = validator.plan_for(profile, day)
@@ -187,7 +188,7 @@ class AcceptanceRunner:
                 raise RulesetError(
                     "ruleset.install-failed", f"pack {pack.key}: acceptance document {path}: {exc.code}: {exc.detail}"
                 ) from exc
-            if pack.key in plan.packs:
+            if pack.key == profile.xsd or pack.key in plan.packs:  # its schema, or a rule pack of the plan
                 runs.append((path, forced, (profile.xsd, *plan.packs, *filter(None, [plan.configuration]))))
             else:
                 left_out += 1

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from lxml import etree
 
 from .._toml import toml_value
 from ..messages import PLACEHOLDER, SAME_TEXT_ALLOWED, Catalogue, Lang, Variant, split_label, terms_in
-from .prepare import assigned_id
+from .prepare import assigned_id, bracketed_id
 from .registry import Registry
 
 __all__ = [
@@ -64,21 +64,26 @@ _XSL = "{http://www.w3.org/1999/XSL/Transform}"
 _SVRL = "{http://purl.oclc.org/dsdl/svrl}"
 
 
-def template_of(text_el: etree._Element) -> str:
+def template_of(text_el: etree._Element, strip_space: bool = False) -> str:
     """The official template of an SVRL ``text`` element of a stylesheet: its text without the label, with
-    ``{1}``, ``{2}``, ... for each ``xsl:value-of``."""
+    ``{1}``, ``{2}``, ... for each ``xsl:value-of``. ``strip_space``: leave out the whitespace-only text between
+    instructions, as XSLT does (``'<xsl:text/>`` newline ``<xsl:value-of/>`` writes ``'X``, not ``' X``); the
+    catalogue files written before it keep the texts without (their templates match the output either way)."""
     parts: list[str] = []
     counter = [0]
 
+    def text(value: str | None) -> str:
+        return "" if value is None or (strip_space and not value.strip()) else value
+
     def walk(el: etree._Element) -> None:
-        parts.append(el.text or "")
+        parts.append(text(el.text) if el.tag != _XSL + "text" else el.text or "")
         for child in el:
             if child.tag == _XSL + "value-of":
                 counter[0] += 1
                 parts.append(f"{{{counter[0]}}}")
             elif isinstance(child.tag, str):
                 walk(child)
-            parts.append(child.tail or "")
+            parts.append(text(child.tail))
 
     walk(text_el)
     return split_label("".join(parts))
@@ -94,28 +99,51 @@ def rule_id_of(el: etree._Element) -> str | None:
     return rid
 
 
+def _svrl_texts(tree: etree._ElementTree) -> Iterator[tuple[str, str]]:
+    """(rule id, template) of each ``svrl:failed-assert`` / ``svrl:successful-report`` a stylesheet writes."""
+    for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
+        text_el = el.find(_SVRL + "text")
+        if text_el is None:
+            continue
+        # The id the preparation gives an id-less "not used" report or an id-less assertion with a bracketed id
+        # (rulesets.prepare, name-not-used-reports, name-bracketed-asserts).
+        rid = assigned_id(rule_id_of(el), "".join(str(t) for t in text_el.itertext()))
+        if rid is not None:
+            yield rid, template_of(text_el)
+
+
+def _oioubl_texts(tree: etree._ElementTree) -> Iterator[tuple[str, str]]:
+    """(rule id, template) of each ``Error`` OIOUBL's stylesheets write: the ``[rule id]`` its ``Description``
+    starts with (as :func:`einvoice_validate.schematron.readers.parse_oioubl_errors` reads it)."""
+    for el in tree.iter("Error", "Warning"):
+        text_el = el.find("Description")
+        rid = bracketed_id("".join(str(t) for t in text_el.itertext())) if text_el is not None else None
+        if text_el is not None and rid is not None:
+            yield rid, template_of(text_el, strip_space=True)
+
+
+_TEXTS: dict[str, Callable[[etree._ElementTree], Iterator[tuple[str, str]]]] = {
+    "svrl": _svrl_texts,
+    "oioubl-errors": _oioubl_texts,
+}
+"""Where a stylesheet writes its rule texts, by the report format it writes (``Manifest.output``)."""
+
+
 def official_rule_texts(registry: Registry) -> Iterator[tuple[str, str, str]]:
     """(pack key, rule id, official template) for every assert/report of every installed Schematron pack."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     for pack in registry.installed():
         if pack.manifest.kind != "schematron" or pack.manifest.provided_by == "user":
             continue  # user packs carry their own texts (or keep their SVRL text)
+        texts = _TEXTS.get(pack.manifest.output)
+        if texts is None:
+            raise ValueError(f"pack {pack.key}: no reader of the rule texts of output {pack.manifest.output!r}")
         tree = etree.parse(str(pack.entry("stylesheet")), parser)
         seen: set[tuple[str, str]] = set()
-        for el in tree.iter(_SVRL + "failed-assert", _SVRL + "successful-report"):
-            text_el = el.find(_SVRL + "text")
-            if text_el is None:
-                continue
-            template = template_of(text_el)
-            # The id the preparation gives an id-less "not used" report or an id-less assertion with a bracketed id
-            # (rulesets.prepare, name-not-used-reports, name-bracketed-asserts).
-            rid = assigned_id(rule_id_of(el), "".join(str(t) for t in text_el.itertext()))
-            if rid is None:
-                continue
-            key = (rid, template)
+        for key in texts(tree):
             if key not in seen:
                 seen.add(key)
-                yield pack.key, rid, key[1]
+                yield pack.key, key[0], key[1]
 
 
 _FAMILIES: tuple[tuple[str, str], ...] = (
@@ -147,6 +175,8 @@ def family_file(rule_id: str, pack_key: str) -> str:
         return "hr.toml"
     if pack_key.startswith("pint-"):  # Peppol PINT: the shared and jurisdiction rules, their texts of CEN/Peppol rules
         return "pint.toml"
+    if pack_key.startswith("oioubl-"):  # OIOUBL's rules (Denmark, issue 44)
+        return "oioubl.toml"
     for pattern, name in _FAMILIES:
         if re.match(pattern, rule_id):
             return name

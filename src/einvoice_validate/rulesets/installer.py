@@ -214,7 +214,7 @@ def _prepare(manifest: Manifest, staging: Path, files: dict[str, str]) -> None:
     """What the pack needs besides its files, checksummed in ``prepared.json``: the copies the Schematron stage
     compiles (:mod:`.prepare`), a configuration's scenarios (:mod:`.configuration`)."""
     if manifest.kind == "schematron":
-        prepare_pack_dir(staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, files)
+        prepare_pack_dir(staging, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, files, manifest.output)
     elif manifest.kind == "configuration":
         prepare_configuration(staging, manifest)
 
@@ -228,7 +228,9 @@ def _prepare_user_pack(registry: Registry, manifest: Manifest) -> InstalledPack:
     for code, rel, detail in files:
         raise RulesetError(code, f"user pack {manifest.key}: file {rel} ({pack.directory / rel}): {detail}")
     if manifest.kind == "schematron":
-        prepare_pack_dir(pack.directory, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key)
+        prepare_pack_dir(
+            pack.directory, {"stylesheet": manifest.entries["stylesheet"]}, manifest.key, output=manifest.output
+        )
     return pack
 
 
@@ -376,5 +378,9 @@ def prepare_pack(pack: InstalledPack) -> PreparedIndex | None:
     if pack.manifest.kind == "configuration":
         return prepare_configuration(pack.directory, pack.manifest)
     return prepare_pack_dir(
-        pack.directory, {"stylesheet": pack.manifest.entries["stylesheet"]}, pack.key, pack.manifest.files
+        pack.directory,
+        {"stylesheet": pack.manifest.entries["stylesheet"]},
+        pack.key,
+        pack.manifest.files,
+        pack.manifest.output,
     )

@@ -208,6 +208,10 @@ class Manifest(BaseModel):
     catalog: str | None = None
     """An XSD pack whose schemas import by address: its XML catalog (a file of the pack, OASIS XML Catalogs) that
     maps every such import to a file of the pack; nothing is fetched while validating."""
+    optimizer: str | None = Field(default=None, pattern=r"^-?[a-z]+$")
+    """A Schematron pack: Saxon's optimizer flags to compile its stylesheet with, on both engines (the letters of
+    Saxon's ``-opt:``; ``-l``: every optimisation but loop lifting, which SaxonC-HE 13.1 cannot apply to OIOUBL's
+    stylesheets); absent: Saxon's defaults. Findings do not depend on it; only whether and how fast it compiles."""
 
     @field_validator("syntax")
     @classmethod
@@ -256,6 +260,8 @@ class Manifest(BaseModel):
             raise ValueError(f"catalog {self.catalog!r}: an XSD pack's file, listed in [files]")
         if self.output != "svrl" and self.kind != "schematron":
             raise ValueError("output names the reader of a Schematron pack's result")
+        if self.optimizer is not None and self.kind != "schematron":
+            raise ValueError("optimizer names how a Schematron pack's stylesheet is compiled")
         unknown = [rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256]
         if self.pinned_by == "files":
             if unknown:

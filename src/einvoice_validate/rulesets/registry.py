@@ -118,7 +118,7 @@ class InstalledPack:
 
         Raises ``ruleset.missing`` when the pack was installed without prepared copies (an install by an
         older version) or by another preparation version: re-run ``einvoice-validate rulesets install``."""
-        from .prepare import PREPARATION_VERSION, read_index, step_versions  # 12 ms, off the import of the package
+        from .prepare import PREPARATION_VERSION, read_index, step_versions, steps_for  # 12 ms, off the import
 
         index = read_index(self.directory)
         reinstall = Detail("detail.reinstall", self.key)
@@ -129,7 +129,11 @@ class InstalledPack:
                 "ruleset.missing",
                 Detail("detail.prepared-by-version", self.key, index.version, PREPARATION_VERSION, reinstall),
             )
-        steps = READER_STEPS if self.manifest.kind == "configuration" else step_versions()
+        steps = (
+            READER_STEPS
+            if self.manifest.kind == "configuration"
+            else step_versions(steps_for(self.manifest.output))  # the steps for the pack's report format
+        )
         if index.steps != steps:
             wanted = ", ".join(f"{n} v{v}" for n, v in steps.items())
             found = ", ".join(f"{n} v{v}" for n, v in index.steps.items()) or "none"

@@ -78,8 +78,8 @@ _DISALLOW_DOCTYPE = "http://apache.org/xml/features/disallow-doctype-decl"
 
 _lock = threading.RLock()
 _jvm: _Jvm | None = None
-_compiled: dict[tuple[Path, str], JavaStylesheet] = {}
-_compiling: dict[tuple[Path, str], threading.Lock] = {}
+_compiled: dict[tuple[Path, str, str | None], JavaStylesheet] = {}
+_compiling: dict[tuple[Path, str, str | None], threading.Lock] = {}
 
 
 def _engine_entry() -> dict[str, str]:
@@ -207,6 +207,7 @@ class _Jvm:
             jclass("net.sf.saxon.s9api.SaxonApiException"),
             jclass("org.xml.sax.InputSource"),
         )
+        self.optimizer_options = jclass("net.sf.saxon.expr.parser.OptimizerOptions")  # Manifest.optimizer
         self.thread_class = jclass("java.lang.Thread")
         self.transformer_exception = jclass("javax.xml.transform.TransformerException")
 
@@ -385,8 +386,8 @@ class JavaEngine:
         jvm = _java()
         return _build(jvm, jvm.input_source(jvm.string_reader(text)))
 
-    def compile(self, path: Path, checksum: str) -> JavaStylesheet:
-        key = (path.resolve(), checksum)
+    def compile(self, path: Path, checksum: str, optimizer: str | None = None) -> JavaStylesheet:
+        key = (path.resolve(), checksum, optimizer)
         cached = _compiled.get(key)
         if cached is not None:
             return cached
@@ -401,6 +402,8 @@ class JavaEngine:
             try:
                 compiler = jvm.processor.newXsltCompiler()
                 compiler.setErrorListener(jvm.error_listener(errors))
+                if optimizer is not None:  # Manifest.optimizer, for this compilation only
+                    compiler.getUnderlyingCompilerInfo().setOptimizerOptions(jvm.optimizer_options(optimizer))
                 source = jvm.sax_source(jvm.input_source(jvm.string_reader(wrapper_text(key[0]))))
                 executable = compiler.compile(source)
             except jvm.api_exception as exc:

@@ -58,8 +58,12 @@ _RUN = f"{{{EV_NS}}}{RUN_TEMPLATE}"
 _lock = threading.RLock()
 _processor: Any = None
 _xslt: Any = None
-_compiled: dict[tuple[Path, str], Stylesheet] = {}
+_compiled: dict[tuple[Path, str, str | None], Stylesheet] = {}
 ALLOWED_PROTOCOLS = "http://saxon.sf.net/feature/allowedProtocols"
+OPTIMIZATION_LEVEL = "http://saxon.sf.net/feature/optimizationLevel"
+DEFAULT_OPTIMIZER = "lvmt"
+"""SaxonC-HE's optimizations by default (Saxon's ``OptimizerOptions.FULL_HE_OPTIMIZATION``): restored after a
+stylesheet compiled with flags of its own (``Manifest.optimizer``)."""
 
 
 def _saxon() -> tuple[Any, Any]:
@@ -165,20 +169,26 @@ class Stylesheet:
         return result
 
 
-def compile_stylesheet(path: Path, checksum: str) -> Stylesheet:
-    """The compiled stylesheet at ``path``, compiled once per process (keyed by path and sha256)."""
-    key = (path.resolve(), checksum)
+def compile_stylesheet(path: Path, checksum: str, optimizer: str | None = None) -> Stylesheet:
+    """The compiled stylesheet at ``path``, compiled once per process (keyed by path, sha256 and ``optimizer``:
+    Saxon's optimizer flags for this compilation only, ``Manifest.optimizer``)."""
+    key = (path.resolve(), checksum, optimizer)
     with _lock:
         cached = _compiled.get(key)
         if cached is not None:
             return cached
-        _, xslt = _saxon()
+        processor, xslt = _saxon()
         from saxonche import PySaxonApiError  # see _saxon: Saxon loads when first used
 
         try:
+            if optimizer is not None:  # SaxonC reads the processor's setting when it compiles: set for this one
+                processor.set_configuration_property(OPTIMIZATION_LEVEL, optimizer)
             executable = xslt.compile_stylesheet(stylesheet_text=wrapper_text(key[0]))
         except PySaxonApiError as exc:
             raise RulesetError("ruleset.invalid", Detail("detail.stylesheet-not-compiled", path, exc)) from exc
+        finally:
+            if optimizer is not None:
+                processor.set_configuration_property(OPTIMIZATION_LEVEL, DEFAULT_OPTIMIZER)
         compiled = Stylesheet(executable, key[0])
         _compiled[key] = compiled
         return compiled
@@ -195,5 +205,5 @@ class SaxonCEngine:
     def parse_text(self, text: str) -> SaxonDocument:
         return parse_document(text)
 
-    def compile(self, path: Path, checksum: str) -> Stylesheet:
-        return compile_stylesheet(path, checksum)
+    def compile(self, path: Path, checksum: str, optimizer: str | None = None) -> Stylesheet:
+        return compile_stylesheet(path, checksum, optimizer)

@@ -110,8 +110,9 @@ class Engine(Protocol):
         """A document from text that already passed the hardened parser (tests hand over rule-test fragments)."""
         ...
 
-    def compile(self, path: Path, checksum: str) -> CompiledStylesheet:
-        """The stylesheet at ``path``, compiled once per process (keyed by path and sha256)."""
+    def compile(self, path: Path, checksum: str, optimizer: str | None = None) -> CompiledStylesheet:
+        """The stylesheet at ``path``, compiled once per process (keyed by path, sha256 and ``optimizer``: Saxon's
+        optimizer flags, ``Manifest.optimizer``; None: Saxon's defaults)."""
         ...
 
 

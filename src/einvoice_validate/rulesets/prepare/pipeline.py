@@ -104,6 +104,10 @@ class Step:
     apply: Callable[..., None]
     uses_resources: bool = False
     """The step is called as ``apply(root, resources)``: the pack's files next to the stylesheet, by name."""
+    outputs: tuple[str, ...] = ("svrl",)
+    """The report formats (``Manifest.output``) of the stylesheets the step is written for: every step today
+    rewrites the ISO skeleton's and SchXslt's SVRL output; a pack writing another format (OIOUBL's ``<Error>``
+    report) gets none of them (:func:`steps_for`)."""
 
 
 STEPS: tuple[Step, ...] = (
@@ -130,7 +134,14 @@ assertions' SVRL elements; ``skip-text-walk``, ``drop-empty-rule-reports`` (SchX
 context) read none and come last."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
-"""The steps the installer applies."""
+"""The steps the installer applies to a pack writing SVRL."""
+
+
+def steps_for(output: str) -> tuple[str, ...]:
+    """The steps the installer applies to a pack whose stylesheet writes the report format ``output``
+    (``Manifest.output``): those written for it (:attr:`Step.outputs`), in order; none for a format no step knows
+    (the prepared copy is then the official stylesheet, checked like every prepared copy by :func:`resource_reads`)."""
+    return tuple(step.name for step in STEPS if output in step.outputs)
 
 
 def step_versions(names: Sequence[str] = DEFAULT_STEPS, available: Sequence[Step] = STEPS) -> dict[str, int]:
@@ -162,7 +173,7 @@ def prepare_stylesheet(
         # The prepared copy lives in another folder: relative references would point elsewhere.
         raise PreparationError("the stylesheet imports or includes other stylesheets")
     kept_before = _count(root, _KEPT)
-    if kept_before == 0:
+    if kept_before == 0 and chosen:  # the steps rewrite SVRL output (steps_for: none for another format)
         raise PreparationError("the stylesheet has no svrl:failed-assert or svrl:successful-report")
     for step in available:
         if step.name in chosen:
@@ -241,26 +252,28 @@ def stylesheet_resources(pack_dir: Path, rel: str, files: Collection[str]) -> di
 
 
 def prepare_pack_dir(
-    pack_dir: Path, entries: dict[str, str], pack_key: str, files: Collection[str] = ()
+    pack_dir: Path, entries: dict[str, str], pack_key: str, files: Collection[str] = (), output: str = "svrl"
 ) -> PreparedIndex:
     """Write the prepared copy of each stylesheet entry (``name → path relative to pack_dir``) and
     ``prepared.json``. Files are written to a temporary name and renamed: a reader never sees half a file.
-    ``files``: the pack's files (manifest, already verified) that ``inline-code-db`` may inline.
+    ``files``: the pack's files (manifest, already verified) that ``inline-code-db`` may inline. ``output``: the
+    report format the stylesheet writes (``Manifest.output``), which chooses the steps (:func:`steps_for`).
     Raises ``ruleset.install-failed`` when a stylesheet cannot be prepared or its prepared copy would still
     read a resource at run time (:func:`resource_reads`)."""
     prepared: dict[str, tuple[str, bytes, bytes]] = {}
+    steps = steps_for(output)
     for name, rel in sorted(entries.items()):
         source = pack_dir / rel
         data = source.read_bytes()
         try:
-            out = prepare_stylesheet(data, resources=stylesheet_resources(pack_dir, rel, files))
+            out = prepare_stylesheet(data, steps, resources=stylesheet_resources(pack_dir, rel, files))
             reads = resource_reads(etree.fromstring(out, _PARSER))
             if reads:
                 raise PreparationError(f"the prepared copy would read resources at run time: {'; '.join(reads[:3])}")
         except PreparationError as exc:
             raise RulesetError("ruleset.install-failed", Detail("detail.cannot-prepare", pack_key, rel, exc)) from exc
         prepared[name] = (rel, data, out)
-    return write_prepared(pack_dir, f"{PREPARED_DIR}/{{rel}}", prepared, step_versions(DEFAULT_STEPS))
+    return write_prepared(pack_dir, f"{PREPARED_DIR}/{{rel}}", prepared, step_versions(steps))
 
 
 def write_prepared(
