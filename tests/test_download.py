@@ -95,6 +95,9 @@ def _put(root: Path, rel: str, data: bytes) -> None:
 
 
 VIEWER_COMMIT = "0fb18c4d770b46bdd4bbd4ff2c714673996c3e05"
+KSEF_DOCS = "d92d285b928896258afdb27f7150f9127ee18ada"
+FATTURAPA = "ab534b87398e8cc783f74e808eff1d0dcf0b0fa5"
+XMLDSIG = "www.w3.org/TR/2002/REC-xmldsig-core-20020212/xmldsig-core-schema.xsd"
 
 
 def build_upstream(rulesets: Path, root: Path) -> None:
@@ -244,6 +247,29 @@ def build_upstream(rulesets: Path, root: Path) -> None:
     for syntax in ("UBL", "CII"):
         rel = f"{syntax}/EXTENDED-CTC-FR/2xslt/EXTENDED-CTC-FR-{syntax}.xslt"
         _put(root, f"{FNFE_1404}/{rel}", (rulesets / "france/1.4.0.03" / rel).read_bytes())
+    # National formats beyond UBL and CII (issue 44): the KSeF schemas as files of CIRFMF/ksef-docs (faktury/schemy/FA/,
+    # the licence at its root), FatturaPA's as a file of ph-fatturapa and the W3C signature schema at W3C's address
+    # (the catalogs are ours: bundled), OIOUBL's official archive in phive-rules-oioubl/docs/ (its folders
+    # Stylesheets/, Stylesheets/SCH/, Schemas/UBL_v2.1/, Dokumentation/; the other document types stand in as one).
+    ksef, ksef_raw = rulesets / "poland-ksef/fa3-1-0E", "raw.githubusercontent.com/CIRFMF/ksef-docs/" + KSEF_DOCS
+    _put(root, f"{ksef_raw}/LICENSE.txt", (ksef / "LICENSE.txt").read_bytes())
+    for rel, data in _tree(ksef, "", skip=("LICENSE.txt", "catalog.xml")).items():
+        _put(root, f"{ksef_raw}/faktury/schemy/FA/{rel}", data)
+    fpa = rulesets / "italy-fatturapa/1.2.2"
+    xsd = "Schema_del_file_xml_FatturaPA_v1.2.2.xsd"
+    _put(root, f"raw.githubusercontent.com/phax/ph-fatturapa/{FATTURAPA}/docs/1.2.2/{xsd}", (fpa / xsd).read_bytes())
+    _put(root, XMLDSIG, (fpa / "xmldsig-core-schema.xsd").read_bytes())
+    oio = rulesets / "denmark-oioubl/1.17.2"
+    _zip(
+        root / f"{PHIVE_432}/phive-rules-oioubl/docs/OIOUBL_Schematron_2026-05-01_v1.17.2.ec0bcd89.zip",
+        {
+            **_tree(oio / "xslt", "Stylesheets/"),
+            **_tree(oio / "schematron", "Stylesheets/SCH/"),
+            **_tree(oio / "xsd", "Schemas/UBL_v2.1/"),
+            "Stylesheets/OIOUBL_Order_Schematron.xsl": b"<stand-in/>",
+            "Dokumentation/ReadmeUK.txt": (oio / "ReadmeUK.txt").read_bytes(),
+        },
+    )
 
 
 @dataclass
@@ -333,8 +359,8 @@ def test_every_pack_installs_from_upstream_shaped_archives(
     # 9 + ZUGFeRD 10 + Peppol 3 + national 4 + viewer + XRechnung 2.6.0 2 + KoSIT configurations 2 + France 8
     # + issue 42: France 1.4.0.04 4, the CDAR rules 3 and schema 1 + Croatia: HR-CIUS 2 and the eRačun XSD
     # + Peppol PINT 28 (the generic rules; per jurisdiction its rules and its copy of the shared rules, PINT-EU's
-    # EN 16931-aligned rules)
-    assert len(downloaded.installed()) == len(load_manifests()) == 78
+    # EN 16931-aligned rules) + issue 44: KSeF 1, FatturaPA 1, OIOUBL 4
+    assert len(downloaded.installed()) == len(load_manifests()) == 84
     # the 2026-08-31 configuration comes only from its archive, EXTENDED-CTC-FR 1.4.0.04 only from upstream, neither
     # of which ../shared/rulesets holds; BR-FR 1.4.0.04 (UBL, CII, CDAR) is installed from its staged copy, and said so
     extended = {"fr-extended-ctc-ubl@1.4.0.04", "fr-extended-ctc-cii@1.4.0.04"}
@@ -575,8 +601,8 @@ def test_cli_sources_lists_every_address() -> None:
     # 2 FNFE archives, France_RFE's LICENSE; + issue 42: the five stylesheets of FNFE's tag v1.4.0.04, whose sha256
     # is not known in advance ("-": recorded at install); + Croatia: 2 HR-CIUS stylesheets, LICENSE and NOTICE of
     # phive-rules-eracun, the eRačun XSD archive; + Peppol PINT: 28 stylesheets, LICENSE and NOTICE of
-    # phive-rules-peppol-pint
-    assert len(rows) == len(addresses(load_manifests().values())) == 121
+    # phive-rules-peppol-pint; + issue 44: 5 KSeF files, FatturaPA's schema and W3C's, OIOUBL's archive
+    assert len(rows) == len(addresses(load_manifests().values())) == 129
     for url, sha, packs in rows:
         assert url.startswith("https://") and packs
         assert len(sha) == 64 or (sha == "-" and url.startswith(f"https://{FNFE_1404}/")), url

@@ -71,6 +71,10 @@ EXPECTED_PACKS = {
     *(f"fr-{kind}-{syntax}@1.4.0.04" for kind in ("ctc", "extended-ctc") for syntax in ("ubl", "cii")),
     *(f"fr-cdar@{version}" for version in ("1.4.0", "1.4.0.03", "1.4.0.04")),
     "cdar-d22b@D22B",
+    # national formats beyond UBL and CII (issue 44)
+    "ksef-fa3-xsd@1-0E",
+    "fatturapa-xsd@1.2.2",
+    *(f"oioubl-{kind}@1.17.2" for kind in ("xsd", "invoice", "creditnote", "reminder")),
 }
 
 

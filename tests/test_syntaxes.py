@@ -40,10 +40,11 @@ UBL_INVOICE = "{urn:oasis:names:specification:ubl:schema:xsd:Invoice-2}Invoice"
 
 def test_bundled_syntaxes_are_todays() -> None:
     registry = bundled()
-    assert set(registry.syntaxes) >= {"ubl", "cii"}
+    assert set(registry.syntaxes) >= {"ubl", "cii", "ksef-fa3", "fatturapa"}
     assert {t: (k.syntax, k.viewer) for t, k in registry.kinds.items() if k.syntax in ("ubl", "cii")} == {
         "ubl-invoice": ("ubl", "ubl-invoice"),
         "ubl-creditnote": ("ubl", "ubl-creditnote"),
+        "ubl-reminder": ("ubl", None),  # OIOUBL's reminder (issue 44): no viewer
         "cii": ("cii", "cii"),
     }
     assert registry.roots[UBL_INVOICE].type == "ubl-invoice"
@@ -76,7 +77,7 @@ def test_refused_root_is_data() -> None:
         load(b'<Memo xmlns="urn:example:memo:1"/>')
     assert other.value.reason == "root"
     assert other.value.detail.startswith("the root element is {urn:example:memo:1}Memo; expected one of: ")
-    for title in ("UN/CEFACT CrossIndustryInvoice", "UBL 2.1 Invoice", "UBL 2.1 CreditNote"):
+    for title in ("UN/CEFACT CrossIndustryInvoice", "UBL 2.1 Invoice", "UBL 2.1 CreditNote", "KSeF FA(3) Faktura"):
         assert title in other.value.detail
     assert "erwartet wird eines von: " in other.value.message.de and "UBL 2.1 Invoice" in other.value.message.de
 
@@ -129,7 +130,7 @@ def test_report_names_are_checked() -> None:
     fields |= {"engine": "saxonc", "timings_ms": {}}
     Report(syntax="cii", document_type="cii", **fields)  # type: ignore[arg-type]
     Report(syntax="memo", document_type="memo-note", **fields)  # type: ignore[arg-type]  # a rules home's own
-    for syntax, document_type in (("ubl", "cii"), ("ubl", "ubl-reminder"), ("memo", "ubl-invoice"), ("UBL", "x")):
+    for syntax, document_type in (("ubl", "cii"), ("ubl", "ubl-order"), ("memo", "ubl-invoice"), ("UBL", "x")):
         with pytest.raises(ValueError):
             Report(syntax=syntax, document_type=document_type, **fields)  # type: ignore[arg-type]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from datetime import date
@@ -208,10 +209,11 @@ class Manifest(BaseModel):
     catalog: str | None = None
     """An XSD pack whose schemas import by address: its XML catalog (a file of the pack, OASIS XML Catalogs) that
     maps every such import to a file of the pack; nothing is fetched while validating."""
-    optimizer: str | None = Field(default=None, pattern=r"^-?[a-z]+$")
-    """A Schematron pack: Saxon's optimizer flags to compile its stylesheet with, on both engines (the letters of
-    Saxon's ``-opt:``; ``-l``: every optimisation but loop lifting, which SaxonC-HE 13.1 cannot apply to OIOUBL's
-    stylesheets); absent: Saxon's defaults. Findings do not depend on it; only whether and how fast it compiles."""
+    optimizer: dict[str, str] = {}
+    """A Schematron pack: per engine (``saxonc``, ``saxon-java``), Saxon's optimizer flags to compile its stylesheet
+    with (the letters of Saxon's ``-opt:``, within the edition's own; ``-l``: every optimisation but loop lifting,
+    which SaxonC-HE 13.1 cannot apply to OIOUBL's stylesheets); an engine not named: Saxon's defaults. Findings do not
+    depend on it, only whether and how fast the stylesheet compiles and runs."""
 
     @field_validator("syntax")
     @classmethod
@@ -260,8 +262,11 @@ class Manifest(BaseModel):
             raise ValueError(f"catalog {self.catalog!r}: an XSD pack's file, listed in [files]")
         if self.output != "svrl" and self.kind != "schematron":
             raise ValueError("output names the reader of a Schematron pack's result")
-        if self.optimizer is not None and self.kind != "schematron":
+        if self.optimizer and self.kind != "schematron":
             raise ValueError("optimizer names how a Schematron pack's stylesheet is compiled")
+        for engine, flags in self.optimizer.items():
+            if not re.fullmatch(r"[a-z][a-z-]*", engine) or not re.fullmatch(r"-?[a-z]+", flags):
+                raise ValueError(f"optimizer: {engine} = {flags!r} is not an engine and Saxon's -opt: letters")
         unknown = [rel for rel, sha in self.files.items() if sha == UNKNOWN_SHA256]
         if self.pinned_by == "files":
             if unknown:

@@ -403,7 +403,10 @@ class JavaEngine:
                 compiler = jvm.processor.newXsltCompiler()
                 compiler.setErrorListener(jvm.error_listener(errors))
                 if optimizer is not None:  # Manifest.optimizer, for this compilation only
-                    compiler.getUnderlyingCompilerInfo().setOptimizerOptions(jvm.optimizer_options(optimizer))
+                    info = compiler.getUnderlyingCompilerInfo()
+                    # within the edition's optimisations: Saxon-HE 9.9 does not cut the flags down to HE's itself
+                    # (an EE flag such as JIT left on compiles templates without a body)
+                    info.setOptimizerOptions(info.getOptimizerOptions().intersect(jvm.optimizer_options(optimizer)))
                 source = jvm.sax_source(jvm.input_source(jvm.string_reader(wrapper_text(key[0]))))
                 executable = compiler.compile(source)
             except jvm.api_exception as exc:

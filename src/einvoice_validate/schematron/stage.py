@@ -36,7 +36,8 @@ class SchematronStage:
         self._read = reader(pack.manifest.output, pack.key)  # SVRL, or the pack's own report format
         # The prepared copy (rulesets.prepare): the official rules without the SVRL output no finding uses.
         path, checksum = pack.prepared("stylesheet")
-        self._stylesheet = (engine or get_engine()).compile(path, checksum, pack.manifest.optimizer)
+        engine = engine or get_engine()
+        self._stylesheet = engine.compile(path, checksum, pack.manifest.optimizer.get(engine.name))
         self._levels = dict(custom_levels)
         self._texts = pack.manifest.messages  # a user pack's own texts (official packs: the catalogue)
 

@@ -29,6 +29,7 @@ __all__ = [
     "FALLBACK_CODE",
     "XsdIssue",
     "has_child_elements",
+    "is_value_error",
     "map_entry",
     "xerces_issues",
 ]
@@ -248,7 +249,9 @@ def map_entry(
             value = ""
         if attr is not None:
             st = info.attr_simple(el, attr) if (info is not None and el is not None) else None
-            code, text = _facet_issue(facet, detail, value, st)
+            code, text = _first_check(st, el.get(attr) if el is not None else None) or _facet_issue(
+                facet, detail, value, st
+            )
             tname = st.name if st is not None else _builtin_from_detail(detail) or "?"
             return [
                 issue(code, text),
@@ -261,7 +264,9 @@ def map_entry(
         t = info.type_for(el) if (info is not None and el is not None) else None
         if el is not None and t is not None and t.kind in ("complex-simple", "simple") and has_child_elements(el):
             return []  # libxml2's follow-up to "Element content is not allowed" (see docstring)
-        code, text = _facet_issue(facet, detail, value, t.simple if t is not None else None)
+        simple = t.simple if t is not None else None
+        raw = (el.text or "") if el is not None else None
+        code, text = _first_check(simple, raw) or _facet_issue(facet, detail, value, simple)
         first = end_issue(code, text)
         if t is not None and t.kind == "simple":
             return [first, end_issue("cvc-type.3.1.3", _type_313(value, ename))]
@@ -300,6 +305,19 @@ EMITTED_CODES: frozenset[str] = frozenset(
     }
 )
 """Every code the XSD stage can give a finding (the message catalogue has texts for each)."""
+
+
+def is_value_error(type_name: str) -> bool:
+    """Whether a libxml2 error type is a value's datatype or facet error (Xerces reports the first such check that
+    fails for a value, once: :func:`map_entry` names it, whichever of them libxml2 logged)."""
+    return type_name in _FACET_CODES
+
+
+def _first_check(st: SimpleT | None, raw: str | None) -> tuple[str, str] | None:
+    """Xerces' first failing check of a value (patterns, then the datatype, then the length facets and the
+    enumeration: :func:`.values.check_value`) where the simple type is known; None: libxml2's error stands (the
+    numeric facets, which Xerces checks last)."""
+    return check_value(st, raw) if st is not None and raw is not None else None
 
 
 def _type_313(value: str, ename: str) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 
 from lxml import etree
 
-from .codes import XsdIssue, has_child_elements, map_entry
+from .codes import XsdIssue, has_child_elements, is_value_error, map_entry
 from .libxml2_log import HEAD_RE, LineIndex, LogEntryLike, locate, log_entries, raw_name, sourceline
 from .schema_index import SchemaInfo
 from .values import check_value
@@ -61,10 +61,11 @@ def capped_issues_from_log(
     entries = log_entries(error_log)
     out: list[XsdIssue] = []
     lines = LineIndex(tree)
+    valued: set[tuple[str, str | None]] = set()
     for n, entry in enumerate(entries):
         if len(out) >= cap:
             return out[:cap], len(out) - cap + len(entries) - n
-        out.extend(_entry_issues(entry, tree, schema_info, None, lines, cap - len(out)))
+        out.extend(_entry_issues(entry, tree, schema_info, None, lines, valued, cap - len(out)))
     return out[:cap], max(0, len(out) - cap)
 
 
@@ -76,8 +77,9 @@ def _issues_from_entries(
 ) -> list[XsdIssue]:
     out: list[XsdIssue] = []
     lines = LineIndex(tree)
+    valued: set[tuple[str, str | None]] = set()
     for entry in entries:
-        out.extend(_entry_issues(entry, tree, info, node_map, lines))
+        out.extend(_entry_issues(entry, tree, info, node_map, lines, valued))
     return out
 
 
@@ -87,14 +89,22 @@ def _entry_issues(
     info: SchemaInfo | None,
     node_map: Callable[[etree._Element], etree._Element] | None,
     lines: LineIndex,
+    valued: set[tuple[str, str | None]],
     budget: int | None = None,
 ) -> list[XsdIssue]:
     """The issues of one log entry; past ``budget`` issues the following siblings of a content-model error are
-    not assessed any further (a flood of 300,000 siblings would each be validated anew)."""
+    not assessed any further (a flood of 300,000 siblings would each be validated anew). ``valued``: the (element's
+    path, attribute) whose value error is reported already: libxml2 logs each failing facet of a value (minLength
+    and enumeration), Xerces only the first (:func:`.codes.map_entry` names it)."""
     out: list[XsdIssue] = []
     m = HEAD_RE.match(entry.message or "")
     clark = m.group("el") if m else ""
     el = locate(entry.path, entry.line, clark, tree, lines)
+    if el is not None and is_value_error(entry.type_name):
+        key = (tree.getpath(el), m.group("attr") if m else None)
+        if key in valued:
+            return out
+        valued.add(key)
     orig = node_map(el) if (node_map is not None and el is not None) else el
     if orig is not None and node_map is not None:
         line = sourceline(orig) or entry.line
