@@ -226,6 +226,30 @@ def test_a_french_invoice_gets_the_french_rules(spark: SparkSession, validator: 
     assert french and all(f["message"]["fr"] and f["message"]["de"] for f in french)
 
 
+def test_formats_beyond_ubl_and_cii(spark: SparkSession, registry: Registry) -> None:
+    """Issue 44: a KSeF FA(3) invoice, FatturaPA's FPR02 (invalid as published) and an OIOUBL reminder get their
+    profiles, verdicts and findings on the executors (saxonc: OIOUBL's stylesheet compiles there in seconds)."""
+    day = "2026-09-15"
+    files = [
+        CORPUS / "poland-ksef/FA_3_Przyklad_1.xml",
+        CORPUS / "italy-fatturapa/IT01234567890_FPR02.xml",
+        CORPUS / "denmark-oioubl/OIOUBL_Reminder_v2p2.xml",
+    ]
+    df = spark.createDataFrame([(p.name, p.read_bytes()) for p in files], "name string, xml binary").coalesce(1)
+    rows = {r["name"]: r for r in _rows(validate_column(df, "xml", keys="name", engine="saxonc", rules_date=day))}
+    validator = Validator(rules_home=registry.home, rules_date=day, engine="saxonc")
+    for path in files:
+        row, report = rows[path.name], validator.validate(path)
+        assert (row["profile"], row["valid"], row["profile_reason"]) == (
+            report.profile,
+            report.valid,
+            report.profile_reason,
+        )
+        assert _wire(row["findings"]) == [f.model_dump(mode="json", by_alias=True) for f in report.findings]
+    assert [rows[p.name]["profile"] for p in files] == ["ksef-fa3", "fatturapa-1.2.2", "oioubl-reminder"]
+    assert [f["ruleId"] for f in rows[files[1].name]["findings"]] == ["cvc-complex-type.2.4.d"]
+
+
 def test_explode_findings_counts_rules(spark: SparkSession, corpus_files: list[Path]) -> None:
     sample = [p for p in corpus_files if p.parent == MUTATIONS][:40]
     df = spark.createDataFrame([(p.name[:5], p.read_bytes()) for p in sample], "supplier string, xml binary")
