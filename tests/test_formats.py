@@ -119,10 +119,16 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "ksef-form": _mutated(ksef1, 'kodSystemowy="FA (3)"', 'kodSystemowy="FA (2)"', folder / "ksef-form.xml"),
         "currency": _mutated(invoice, 'currencyID="DKK"', 'currencyID="XXX"', folder / "currency.xml"),
         "agency": _mutated(
-            invoice, '<cbc:InvoiceTypeCode listAgencyID="320"', '<cbc:InvoiceTypeCode listAgencyID="6"', folder / "w.xml"
+            invoice,
+            '<cbc:InvoiceTypeCode listAgencyID="320"',
+            '<cbc:InvoiceTypeCode listAgencyID="6"',
+            folder / "w.xml",
         ),
         "reminder": _mutated(
-            OIOUBL / "OIOUBL_Reminder_v2p2.xml", "<cbc:IssueDate>2005-12-15", "<cbc:IssueDate>2026-13-45", folder / "r.xml"
+            OIOUBL / "OIOUBL_Reminder_v2p2.xml",
+            "<cbc:IssueDate>2005-12-15",
+            "<cbc:IssueDate>2026-13-45",
+            folder / "r.xml",
         ),
         "creditnote": _mutated(
             OIOUBL / "OIOUBL_CreditNote_v2p2.xml", 'currencyID="DKK"', 'currencyID="XXX"', folder / "cn.xml"
@@ -368,10 +374,21 @@ def test_cli_every_report_format(registry: Registry, broken: dict[str, Path], tm
     reports_by_name = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.rglob("*-report.*")}
     assert len(reports_by_name) == len(paths) * 7, sorted(reports_by_name)  # one per document and format
     texts = "\n".join(reports_by_name.values())
-    for needle in ("ksef-fa3", "fatturapa-1.2.2", "oioubl-reminder", "oioubl-invoice", "F-LIB403", "cvc-complex-type.2.4.d"):
+    for needle in (
+        "ksef-fa3",
+        "fatturapa-1.2.2",
+        "oioubl-reminder",
+        "oioubl-invoice",
+        "F-LIB403",
+        "cvc-complex-type.2.4.d",
+    ):
         assert needle in texts, needle
-    rows = {row["profile"]: row for name, body in reports_by_name.items() if name.endswith("-report.json")
-            for row in json.loads(body)}
+    rows = {
+        row["profile"]: row
+        for name, body in reports_by_name.items()
+        if name.endswith("-report.json")
+        for row in json.loads(body)
+    }
     assert {p: r["valid"] for p, r in rows.items()} == {
         "ksef-fa3": True,
         "fatturapa-1.2.2": False,
@@ -456,8 +473,14 @@ def test_oioubl_xsd_parity_with_the_reference(registry: Registry, tmp_path: Path
         report = validator.validate(path)
         invalid += not report.valid
         ours = {f"oioubl-{k.lower()}@1.17.2": None for k in ("Invoice", "CreditNote")}
-        assert_parity(rows[path], report, registry, plan, profiles={"oioubl-invoice": "oioubl-invoice",
-                      "oioubl-creditnote": "oioubl-creditnote"}, stands_for=ours)
+        assert_parity(
+            rows[path],
+            report,
+            registry,
+            plan,
+            profiles={"oioubl-invoice": "oioubl-invoice", "oioubl-creditnote": "oioubl-creditnote"},
+            stands_for=ours,
+        )
     assert invalid >= len(documents) - len(originals) - 3  # the mutants exercise the schema
 
 

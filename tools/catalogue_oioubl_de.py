@@ -142,8 +142,14 @@ CLAUSES: tuple[tuple[str, str], ...] = (
     ),
     ("unitCode and Price.BaseQuantity unitCode are not equal)", "und Price.BaseQuantity haben verschiedene unitCode)"),
     ("unitCode and Price.BaseQuantity unitCode are equal)", "und Price.BaseQuantity haben denselben unitCode)"),
-    ("Invoice line '{1}' with lineExtensionAmount ({2}) must equal ", "Rechnungszeile '{1}' mit lineExtensionAmount ({2}) muss gleich sein: "),
-    ("CreditNote line '{1}' with lineExtensionAmount ({2}) must equal ", "Gutschriftzeile '{1}' mit lineExtensionAmount ({2}) muss gleich sein: "),
+    (
+        "Invoice line '{1}' with lineExtensionAmount ({2}) must equal ",
+        "Rechnungszeile '{1}' mit lineExtensionAmount ({2}) muss gleich sein: ",
+    ),
+    (
+        "CreditNote line '{1}' with lineExtensionAmount ({2}) must equal ",
+        "Gutschriftzeile '{1}' mit lineExtensionAmount ({2}) muss gleich sein: ",
+    ),
     ("Invoice line '{1}' with lineExtensionAmount ({2}) ", "Rechnungszeile '{1}' mit lineExtensionAmount ({2}) "),
     ("CreditNote line '{1}' with lineExtensionAmount ({2}) ", "Gutschriftzeile '{1}' mit lineExtensionAmount ({2}) "),
 )

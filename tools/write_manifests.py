@@ -631,7 +631,11 @@ PACKS += [
             "commit": KSEF_DOCS,
         },
         "archives": [],
-        "sources": {"catalog.xml": "bundled", "LICENSE.txt": KSEF_RAW + "LICENSE.txt", "*": KSEF_RAW + "faktury/schemy/FA/"},
+        "sources": {
+            "catalog.xml": "bundled",
+            "LICENSE.txt": KSEF_RAW + "LICENSE.txt",
+            "*": KSEF_RAW + "faktury/schemy/FA/",
+        },
     },
     {
         "id": "fatturapa-xsd",
@@ -1448,7 +1452,9 @@ def render(pack: dict[str, object], source: Path) -> str:
         lines.append(f"output = {toml_str(str(pack['output']))}")
     optimizer = pack.get("optimizer")
     if isinstance(optimizer, dict) and optimizer:
-        lines.append("optimizer = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in optimizer.items()) + " }")
+        lines.append(
+            "optimizer = { " + ", ".join(f"{toml_str(k)} = {toml_str(v)}" for k, v in optimizer.items()) + " }"
+        )
     lines += [f"source_dir = {toml_str(str(pack['source_dir']))}", "", "[entries]"]
     entries = pack["entries"]
     assert isinstance(entries, dict)
