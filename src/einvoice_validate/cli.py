@@ -1234,7 +1234,8 @@ def _profiles(args: argparse.Namespace, out: TextIO) -> int:
         except EInvoiceValidateError as exc:
             runs = [f"NONE ({exc.detail})"]
         origin = f" (user, on {p.extends})" if p.provided_by == "user" else ""
-        print(f"{p.name + origin:<42} {p.root:<15} {p.xsd} + {', '.join(runs)}", file=out)
+        packs = f"{p.xsd} + {', '.join(runs)}" if runs else f"{p.xsd} (the XSD alone)"
+        print(f"{p.name + origin:<42} {p.root:<15} {packs}", file=out)
         for note in notes:
             print(note, file=out)
     return EXIT_VALID
