@@ -18,7 +18,9 @@ stylesheet's XML (lxml); :func:`prepare_stylesheet` applies a chosen subset (ben
 off for comparison), the installer the default list (:data:`DEFAULT_STEPS`). Each step works for the three
 generators in use (CEN's ISO-skeleton ``.xslt``, KoSIT's SchXslt ``.xsl``, phive's ISO-skeleton ``.xslt`` for
 CIUS-RO) and keeps the number of assertions (``svrl:failed-assert`` / ``svrl:successful-report`` elements, or the
-calls ``compact-assertions`` puts in their place).
+calls ``compact-assertions`` puts in their place). Every step rewrites SVRL output (``Step.outputs``): a pack whose
+stylesheet writes another report (``Manifest.output``: OIOUBL's ``<Error>`` report) gets no step
+(:func:`steps_for`), and its prepared copy is the official stylesheet, checked for resource reads like every copy.
 
 The package: :mod:`.pipeline` (the steps in order, :func:`prepare_stylesheet`, :func:`prepare_pack_dir`,
 ``prepared.json``) over one module per step, named after it (``distribute_union_steps.py``, ``inline_code_db.py``,
