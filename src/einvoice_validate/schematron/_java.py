@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import faulthandler
 import functools
 import hashlib
 import importlib.util
@@ -267,6 +268,12 @@ def _boot(jpype: Any, jar: Path) -> None:
     ("FATAL: exception not rethrown")."""
     options = os.environ.get(JVM_OPTIONS_ENV)
     failed: list[BaseException] = []
+    # Python's faulthandler (pytest enables it for a session) must not sit under the JVM's signal handlers: the JVM
+    # raises SIGSEGV on purpose (implicit null checks, safepoints) and handles it, and faulthandler.disable() after the
+    # JVM started (pytest's at the end of the session) puts back the handler from before it, so the JVM's next such
+    # signal, at the latest while it is destroyed at exit, killed the process (signal 11, seen with OIOUBL's packs).
+    if faulthandler.is_enabled():
+        faulthandler.disable()
 
     def start() -> None:
         try:
