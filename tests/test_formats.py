@@ -37,10 +37,12 @@ from lxml import etree
 from einvoice_validate import Report, Severity, Validator, iter_validate
 from einvoice_validate.cli import main
 from einvoice_validate.errors import InputError, ProfileError
+from einvoice_validate.parse import load
 from einvoice_validate.pool import Pool
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.prepare import read_index, steps_for
 from einvoice_validate.schematron import _java
+from einvoice_validate.schematron._saxon import slimmed_text
 from einvoice_validate.schematron.readers import parse_oioubl_errors
 from einvoice_validate.schematron.svrl import SvrlError
 from einvoice_validate.server import ServerSettings, create_app
@@ -339,6 +341,49 @@ def test_the_oioubl_stylesheets_are_prepared_by_no_step(registry: Registry) -> N
         prepared = etree.parse(str(pack.prepared()[0]), parser)
         assert etree.tostring(official, method="c14n") == etree.tostring(prepared, method="c14n")
         assert pack.manifest.output == "oioubl-errors" and pack.manifest.optimizer == {"saxonc": "-l"}
+
+
+def _dump(report: Report) -> dict[str, Any]:
+    data = report.model_dump(mode="json", by_alias=True)
+    data.pop("timingsMs")
+    return data
+
+
+def test_oioubl_long_attachments_are_cut_without_changing_a_finding(
+    registry: Registry, validator: Validator, tmp_path: Path
+) -> None:
+    """OIOUBL's packs read an embedded attachment only for its existence and @mimeCode (reviewed:
+    ``attachment_content = "emptiness"``, tools/write_manifests.py), so Saxon gets it cut short: an invoice with a
+    6,000-character attachment gives the same report cut and uncut, whether the attachment passes, has a mimeCode
+    OIOUBL refuses or stands beside an external reference."""
+    plain = Validator(rules_home=registry.home, rules_date=DAY, engine="saxonc")
+    plain._slim = False
+    profiles = [p for p in validator.profiles if p.name in {profile for profile, _ in OIOUBL_PACKS.values()}]
+    assert len(profiles) == 3
+    for profile in profiles:
+        assert validator._stages_for(profile).slim_attachments, profile.name  # every pack of the profile allows it
+    source, anchor = OIOUBL / "OIOUBL_Invoice_v2p2.xml", "<cac:AccountingSupplierParty>"
+    cases = {
+        "pdf": ('mimeCode="application/pdf"', ""),
+        "bmp": ('mimeCode="image/bmp"', ""),
+        "both": (
+            'mimeCode="application/pdf"',
+            "<cac:ExternalReference><cbc:URI>x.pdf</cbc:URI></cac:ExternalReference>",
+        ),
+    }
+    ids = {}
+    for name, (mime, external) in cases.items():
+        reference = (
+            "<cac:AdditionalDocumentReference><cbc:ID>A1</cbc:ID><cbc:DocumentTypeCode>Attachment</cbc:DocumentTypeCode>"
+            f'<cac:Attachment><cbc:EmbeddedDocumentBinaryObject {mime} filename="a.pdf">{"QUJD" * 1500}'
+            f"</cbc:EmbeddedDocumentBinaryObject>{external}</cac:Attachment></cac:AdditionalDocumentReference>"
+        )
+        path = _mutated(source, anchor, reference + anchor, tmp_path / f"{name}.xml")
+        assert slimmed_text(load(path)) is not None  # the attachment is long enough to be cut
+        ours, theirs = validator.validate(path), plain.validate(path)
+        assert _dump(ours) == _dump(theirs), name
+        ids[name] = {f.rule_id for f in ours.findings}
+    assert ids["bmp"] - ids["pdf"] and ids["both"] - ids["pdf"]  # the rules on the attachment fire, cut or not
 
 
 def test_oioubl_runs_alike_on_both_engines(registry: Registry, broken: dict[str, Path], validator: Validator) -> None:
