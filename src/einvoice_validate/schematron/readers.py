@@ -13,17 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from lxml import etree
-
 from ..errors import RulesetError
-from .svrl import SvrlError, SvrlEvent, parse_svrl
+from .svrl import SvrlError, SvrlEvent, output_root, parse_svrl
 
 __all__ = ["READERS", "Reader", "parse_oioubl_errors", "reader"]
 
 Reader = Callable[[str], list[SvrlEvent]]
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-_RUNTIME = "{urn:einvoice-validate:saxon}runtime-error"  # the engines' wrapper (schematron/_shared.py)
 # OIOUBL's element names are its only severities (every rule of 1.17.2 writes <Error>, also the W-* ones).
 _OIOUBL_FLAGS = {"Error": "error", "Warning": "warning"}
 _OIOUBL_ID = re.compile(r"^\[([^\[\]\s]+)\]")  # the label every description of 1.17.2 starts with
@@ -60,12 +56,9 @@ def parse_oioubl_errors(output: str) -> list[SvrlEvent]:
     its severity the element's name, its place the ``Xpath``, its text the description (the catalogue takes the
     label off). The engines' ``runtime-error`` is one ``runtime-error`` event; anything else is a
     :class:`~.svrl.SvrlError`."""
-    try:
-        root = etree.fromstring(output.encode("utf-8"), _PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise SvrlError(f"the stylesheet output is not XML: {exc}") from exc
-    if root.tag == _RUNTIME:
-        return [SvrlEvent("runtime-error", root.get("code") or "UNKNOWN", "fatal", None, _normalise(root.text or ""))]
+    root = output_root(output)
+    if isinstance(root, SvrlEvent):
+        return [root]
     if root.tag != "Schematron":
         raise SvrlError(f"the stylesheet output has the root {root.tag}, not OIOUBL's Schematron report")
     events = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["SvrlError", "SvrlEvent", "parse_svrl"]
+__all__ = ["SvrlError", "SvrlEvent", "output_root", "parse_svrl"]
 
 _SVRL = "{http://purl.oclc.org/dsdl/svrl}"
 _FAILED = _SVRL + "failed-assert"
@@ -61,17 +61,27 @@ def _is_empty_output(output: str) -> bool:
     return output.count("<") <= 2 and _EMPTY_OUTPUT.fullmatch(output) is not None and _SVRL_BINDING in output
 
 
-def parse_svrl(output: str) -> list[SvrlEvent]:
-    """Read the wrapper's output: SVRL (with any ``rule-error`` events, in document order), or a single
-    ``runtime-error`` event (``id`` = the error code)."""
-    if _is_empty_output(output):
-        return []
+def output_root(output: str) -> etree._Element | SvrlEvent:
+    """The root element of a stylesheet's output as the engines' wrapper gives it (any report format), or the one
+    ``runtime-error`` event (``id`` = the error code) when the pack stopped; output that is not XML is a
+    :class:`SvrlError`."""
     try:
         root = etree.fromstring(output.encode("utf-8"), _PARSER)
     except etree.XMLSyntaxError as exc:
         raise SvrlError(f"the stylesheet output is not XML: {exc}") from exc
     if root.tag == _RUNTIME:
-        return [SvrlEvent("runtime-error", root.get("code") or "UNKNOWN", "fatal", None, _normalise(root.text or ""))]
+        return SvrlEvent("runtime-error", root.get("code") or "UNKNOWN", "fatal", None, _normalise(root.text or ""))
+    return root
+
+
+def parse_svrl(output: str) -> list[SvrlEvent]:
+    """Read the wrapper's output: SVRL (with any ``rule-error`` events, in document order), or a single
+    ``runtime-error`` event (``id`` = the error code)."""
+    if _is_empty_output(output):
+        return []
+    root = output_root(output)
+    if isinstance(root, SvrlEvent):
+        return [root]
     if root.tag != _OUTPUT:
         raise SvrlError(f"the stylesheet output has the root {root.tag}, not svrl:schematron-output")
     events = []
