@@ -484,7 +484,8 @@ def test_executors_without_the_package_fail_before_the_job_with_the_fix(tmp_path
         f"not set, i.e. {bare / 'bin' / 'python3'}) cannot run einvoice_validate.spark (ModuleNotFoundError: No "
         "module named 'einvoice_validate'). Set PYSPARK_PYTHON to a Python that has einvoice-validate[spark], e.g. "
         f"PYSPARK_PYTHON={sys.executable} (this driver's), before the SparkSession is created (or "
-        "spark.pyspark.python); on a cluster, install it on every node (or ship an environment with --archives)"
+        "spark.pyspark.python); on a cluster, install it on every node (or ship an environment with --archives) "
+        "(plan.feature-not-included)"
     )
     # no task failed: no Java stack trace, no Python traceback
     for noise in ("Traceback", "Py4JJavaError", "PythonException", "at org.apache", "ERROR Executor"):
