@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from tools.make_large_invoice import make as make_large_invoice
 
 from einvoice_validate import RulesetError, Validator
 from einvoice_validate.parse import load
@@ -33,6 +34,9 @@ from einvoice_validate.rulesets.prepare import (
     read_index,
     step_versions,
 )
+from einvoice_validate.rulesets.prepare._xpath import XPathSyntaxError
+from einvoice_validate.rulesets.prepare._xpath import parse as parse_xpath
+from einvoice_validate.rulesets.prepare._xpath import walk as walk_xpath
 from einvoice_validate.rulesets.prepare._xslt import _strip_predicates
 from einvoice_validate.rulesets.prepare.skip_attribute_walk import _may_match_attribute
 from einvoice_validate.rulesets.prepare.skip_text_walk import _may_match_text
@@ -143,6 +147,8 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "skip-text-walk",
         "drop-empty-rule-reports",
         "relative-patterns",
+        "hoist-document-constants",
+        "index-sibling-lookups",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -856,3 +862,191 @@ def test_strip_predicates_reads_literals(step: str, stripped: str) -> None:
         assert not _may_match_text(step)
     if stripped == "text()":
         assert _may_match_text(step.strip())
+
+
+# --- the XPath parser the expression-rewriting steps read with -------------------------------------------------
+
+
+def test_the_parser_knows_where_each_part_stands() -> None:
+    text = "count(/a/b[c = 'x']) + $v and (../l | ../m)[id = $p]/n"
+    tree = parse_xpath(text)
+    parts = {(n.kind, text[n.start : n.end]) for n in walk_xpath(tree)}
+    assert ("call", "count(/a/b[c = 'x'])") in parts
+    assert ("path", "/a/b[c = 'x']") in parts
+    assert ("var", "$v") in parts
+    assert ("filter", "(../l | ../m)[id = $p]") in parts
+    assert ("path", "(../l | ../m)[id = $p]/n") in parts
+    for source in ("a[", "for $x in", "'open", "1 +", ")"):
+        with pytest.raises(XPathSyntaxError):
+            parse_xpath(source)
+
+
+@pytest.mark.parametrize("key", ["fr-ctc-ubl@1.4.0.03", "en16931-cii@1.3.16", "xrechnung-ubl@2.6.0"])
+def test_the_parser_reads_every_expression_of_the_official_stylesheets(registry: Registry, key: str) -> None:
+    root = etree.parse(str(_official(registry.get(key))[0]), etree.XMLParser(huge_tree=True)).getroot()
+    expressions = [str(e.get(a)) for e in root.iter(f"{{{XSL}}}*") for a in ("select", "test") if e.get(a) is not None]
+    assert len(expressions) > 300
+    for text in expressions:
+        tree = parse_xpath(text)  # no XPathSyntaxError
+        for node in walk_xpath(tree):  # each part's text is an expression on its own
+            if node.kind in ("path", "call", "filter", "var"):
+                assert parse_xpath(text[node.start : node.end]).kind == node.kind, text
+
+
+# --- hoist-document-constants and index-sibling-lookups ----------------------------------------------------------
+
+
+def _line_rules(body: str, extra: str = "", entry: str = '<xsl:apply-templates mode="M" select="/"/>') -> bytes:
+    """ISO-skeleton-like rules in mode M on ``l`` elements (each reporting id ``L`` where ``body``'s test fails) under
+    a root ``r``, and ``extra`` top-level declarations."""
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}" '
+        'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:f="urn:f">'
+        f"{extra}"
+        f'<xsl:template match="/"><svrl:schematron-output>{entry}</svrl:schematron-output></xsl:template>'
+        f'<xsl:template match="l" mode="M" priority="2">{body}<xsl:apply-templates mode="M" select="*"/></xsl:template>'
+        '<xsl:template match="@*|node()" mode="M" priority="-2"><xsl:apply-templates mode="M" select="*"/>'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+def _assert(test: str, variables: str = "") -> str:
+    """A rule body: ``variables``, then an assertion ``test`` in an ``xsl:try`` (as isolate-rule-errors writes it)
+    whose failure reports the line's ``id``."""
+    return (
+        f'<xsl:try>{variables}<xsl:choose><xsl:when test="{test}"/><xsl:otherwise>'
+        '<svrl:failed-assert id="L"><svrl:text><xsl:value-of select="id"/></svrl:text></svrl:failed-assert>'
+        "</xsl:otherwise></xsl:choose>"
+        '<xsl:catch xmlns:err="http://www.w3.org/2005/xqt-errors">'
+        '<rule-error code="{local-name-from-QName($err:code)}">'
+        '<xsl:value-of select="$err:description"/></rule-error></xsl:catch></xsl:try>'
+    )
+
+
+_LINES = (
+    "<r><h>x</h><l><id>1</id></l><l><id>2</id><p>1</p></l><l><id>3</id><p>9</p></l><l><id>4</id><p>2</p></l>"
+    "<n><l><id>1</id><p>1</p></l><l><id>5</id></l></n></r>",
+    "<r><h>y</h><h>z</h><l><id>1</id></l><l><id>1</id><p>1</p></l><l><id> 1</id><p>1</p></l>"
+    "<l><id>01</id><p>1</p></l></r>",
+    "<r><l><id>1</id><p>1</p><p>3</p></l><l><id>3</id></l><l><id/><p/></l></r>",
+)
+
+
+def _outputs(data: bytes, tmp_path: Path, name: str) -> list[str]:
+    engine = get_engine()
+    path = tmp_path / name
+    path.write_bytes(data)
+    sheet = engine.compile(path, sha256_file(path))
+    out = []
+    for text in _LINES:
+        try:
+            out.append(sheet.run(engine.parse_text(text)))
+        except EngineRuntimeError as exc:
+            out.append(f"stopped {exc.code}: {exc.message}")
+    return out
+
+
+_PURE = (
+    '<xsl:function name="f:special" as="xs:boolean"><xsl:param name="r" as="element()?"/>'
+    "<xsl:sequence select=\"normalize-space($r/h) = 'x'\"/></xsl:function>"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "extra", "hoisted"),
+    [
+        (_assert("/r/h = 'x' or id = '2'"), "", 1),  # a path below the root element
+        (_assert("count(//l) = 6 or id"), "", 1),
+        (_assert("not(f:special(/r)) or id = '1'"), _PURE, 1),  # a pure function: raises XPTY0004 on two h
+        (_assert("/r/n/l[p = $q]", '<xsl:variable name="q" select="p"/>'), "", 1),  # the leading part: /r/n
+        (_assert("/r[h = 'x']/l or id = '3'"), "", 1),
+        (_assert("/r[h = $g]/l or id = '3'"), '<xsl:variable name="g" select="\'x\'"/>', 0),  # $g: a number?
+        (_assert("/r/h[. = current()/id]"), "", 0),  # the XSLT context
+        (_assert("/r/l[. is current()]"), "", 0),
+        (_assert("/r/h[xs:decimal(.) > 0] or true()"), "", 0),  # a predicate that may raise stays in the rule
+        (_assert("/r"), "", 0),  # nothing below the root element: nothing to save
+    ],
+)
+def test_document_constants_are_hoisted_and_report_as_before(
+    body: str, extra: str, hoisted: int, tmp_path: Path
+) -> None:
+    sheet = _line_rules(body, extra)
+    out = prepare_stylesheet(sheet, ["hoist-document-constants"])
+    assert out.count(b'name="einvoice-validate.once-') == hoisted
+    before, after = _outputs(sheet, tmp_path, "before.xsl"), _outputs(out, tmp_path, "after.xsl")
+    assert after == before
+    if "f:special" in body:
+        assert "XPTY0004" in before[1] and before[1].count("<rule-error") == 2, "raised on two lines, caught there"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        '<xsl:variable name="t"><r><h>x</h><l><id>1</id></l></r></xsl:variable>'
+        '<xsl:apply-templates mode="M" select="$t"/>',
+        '<xsl:for-each select="r"><xsl:apply-templates mode="M" select="."/></xsl:for-each>',
+    ],
+)
+def test_no_constant_is_hoisted_where_a_rule_may_meet_other_trees(entry: str) -> None:
+    sheet = _line_rules(_assert("/r/h = 'x'"), entry=entry)
+    assert b"einvoice-validate.once-" not in prepare_stylesheet(sheet, ["hoist-document-constants"])
+
+
+@pytest.mark.parametrize(
+    ("test", "variables", "keyed"),
+    [
+        ("empty((../l | ../n)[id = $p]/id)", '<xsl:variable name="p" select="p"/>', True),
+        ("count(../l[id = $p and id != '3']) = 1", '<xsl:variable name="p" select="p"/>', True),
+        ("count(../l[$p = id][1]) = 1", '<xsl:variable name="p" select="normalize-space(p)"/>', True),
+        ("exists(/r/l[p = $i])", '<xsl:variable name="i" select="id"/>', True),  # from the root: the key's pattern
+        ("count(../l[id = $n]) = 0", '<xsl:variable name="n" select="number(p)"/>', False),  # a number: no key
+        ("count(../l[id = $p or true()]) = 3", '<xsl:variable name="p" select="p"/>', False),
+        ("count(../l[1][id = $p])", '<xsl:variable name="p" select="p"/>', False),
+    ],
+)
+def test_sibling_lookups_use_a_key_and_report_as_before(test: str, variables: str, keyed: bool, tmp_path: Path) -> None:
+    sheet = _line_rules(_assert(test, variables))
+    steps = ["hoist-document-constants", "index-sibling-lookups"]
+    out = prepare_stylesheet(sheet, steps)
+    assert (b"<xsl:key " in out) is keyed
+    before, after = _outputs(sheet, tmp_path, "before.xsl"), _outputs(out, tmp_path, "after.xsl")
+    assert after == before
+    assert any("failed-assert" in o for o in before), "the documents must make the lookup fail somewhere"
+
+
+def _french_documents() -> list[Path]:
+    folder = CORPUS / "france/xp-z12-014-annexB-v1.3"
+    return sorted(folder.glob("*.xml")) + sorted((CORPUS / "france/mutations").glob("*.xml"))[::4]
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["fr-ctc-ubl@1.4.0.03", "fr-ctc-cii@1.4.0.03", "fr-extended-ctc-ubl@1.4.0.03", "fr-extended-ctc-cii@1.4.0.03"],
+)
+def test_the_installed_french_copies_key_their_line_lookups_with_the_same_svrl(
+    registry: Registry, key: str, tmp_path: Path
+) -> None:
+    """FNFE's parent-line lookups use keys, the header reads are hoisted; byte for byte the same SVRL as without the
+    two steps on the French examples (the multi-vendor and sub-line ones look lines up), mutations of them and
+    invoices of many lines made from them."""
+    pack = registry.get(key)
+    text = pack.prepared_stylesheet().read_bytes()
+    assert b"<xsl:key " in text and b'name="einvoice-validate.once-' in text
+    official = _official(pack)[0]
+    without = [s for s in DEFAULT_STEPS if s not in ("hoist-document-constants", "index-sibling-lookups")]
+    other = tmp_path / official.name
+    other.write_bytes(prepare_stylesheet(official.read_bytes(), steps=without))
+    engine = get_engine()
+    before, after = engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+    syntax = pack.manifest.syntax
+    documents = [load(p.read_bytes()) for p in _french_documents()]
+    documents = [d for d in documents if d.syntax == syntax]
+    sources = {
+        "ubl": "UC11_F202600022_MULTI-VENDEUR_UBL_Commentee_EXTENDED..xml",
+        "cii": "UC12_F202600025_SOUS-LIGNE_CII_Commentee_EXTENDED.xml",
+    }
+    documents.append(load(make_large_invoice(30, CORPUS / "france/xp-z12-014-annexB-v1.3" / sources[syntax])))
+    assert len(documents) > 10
+    for document in documents:
+        parsed = engine.parse_text(document.text())
+        assert after.run(parsed) == before.run(parsed)

@@ -229,3 +229,78 @@ def _dead_walks(
             continue
         found.append((apply, alternatives))
     return found
+
+
+# What relative-patterns, hoist-document-constants and index-sibling-lookups judge: which nodes a mode's templates
+# can meet.
+_SAFE_SELECTS = frozenset({"/", "root()", ".", "*", "node()", "@*", "@*|*", "*|@*", "@*|node()", "node()|@*"})
+_DOCUMENT_CALL = re.compile(r"^\s*(?:document|doc)\s*\(")
+_CONTEXT_CHANGERS = tuple(_x(n) for n in ("for-each", "for-each-group", "iterate", "analyze-string", "merge"))
+
+
+def _targets(apply: etree._Element) -> set[str]:
+    """The modes an ``xsl:apply-templates`` may apply (``#all`` where it may be any)."""
+    mode = apply.get("mode") or "#default"
+    if mode != "#current":
+        return {mode}
+    template = next(apply.iterancestors(_x("template")), None)
+    if template is None or template.get("match") is None:
+        return {"#all"}  # a named template: the mode it is called in
+    return set(_template_modes(template))
+
+
+def _in_its_callers_context(element: etree._Element, root: etree._Element, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether ``element``'s context node is its template's (no instruction in between changes it) and, in a named
+    template, each caller's, recursively (a named template runs in its caller's context); not in a function."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag in _CONTEXT_CHANGERS or ancestor.tag == _x("function"):
+            return False
+        if ancestor.tag == _x("template"):
+            name = ancestor.get("name")
+            if ancestor.get("match") is not None or name is None:
+                return ancestor.get("match") is not None
+            if name in seen:
+                return True  # a recursive call: judged where it started
+            calls = [c for c in root.iter(_x("call-template")) if c.get("name") == name]
+            return all(_in_its_callers_context(c, root, seen | {name}) for c in calls)
+    return False
+
+
+_CALLER_DOCUMENT = re.compile(r"^\s*(?:document|doc)\s*\(\s*\$([\w.-]+)\s*\)\s*$")
+
+
+def _stays_in_documents(apply: etree._Element, root: etree._Element, *, other_documents: bool = True) -> bool:
+    """Whether ``apply`` selects from its context node's own tree (or, with ``other_documents``, a document):
+    see relative-patterns. Without ``other_documents`` only the validated document qualifies: a ``document()``
+    call then only on a global parameter the caller alone can set (our engines never set one: SchXslt's
+    ``schxslt.validate.initial-document-uri``), which reads nothing when the caller sets none."""
+    select = apply.get("select")
+    if select is None:
+        select = "node()"  # child::node()
+    if "".join(select.split()) not in _SAFE_SELECTS:
+        if other_documents:
+            if not _DOCUMENT_CALL.match(select):
+                return False
+        else:
+            caller = _CALLER_DOCUMENT.match(select)
+            params = {p.get("name") for p in root.iterchildren(_x("param"))}
+            if caller is None or caller.group(1) not in params:
+                return False
+    return _in_its_callers_context(apply, root)
+
+
+def _document_only_modes(root: etree._Element) -> set[str]:
+    """The named modes whose templates only ever meet nodes of the validated document: every
+    ``xsl:apply-templates`` that may target the mode selects from its context node's own tree, outside any
+    instruction that changes the context (``_stays_in_documents`` without other documents), and so does every one
+    that may target the default mode (the stylesheet is applied to the validated document there). Empty when an
+    ``xsl:apply-templates`` may target any mode and does not qualify."""
+    modes = {m for t in root.iter(_x("template")) for m in _template_modes(t)} - {"#all", "#default", "#unnamed"}
+    for apply in root.iter(_x("apply-templates")):
+        if _stays_in_documents(apply, root, other_documents=False):
+            continue
+        targets = _targets(apply)
+        if targets & {"#all", "#default"}:
+            return set()
+        modes -= targets
+    return modes

@@ -25,6 +25,8 @@ from .compact_assertions import _compact_assertions, is_compact_call
 from .distribute_union_steps import _distribute_union_steps
 from .drop_empty_rule_reports import _drop_empty_rule_reports
 from .guard_absence_tests import _guard_absence_tests
+from .hoist_document_constants import _hoist_document_constants
+from .index_sibling_lookups import _index_sibling_lookups
 from .inline_code_db import _inline_code_db
 from .isolate_rule_errors import _isolate_rule_errors
 from .name_bracketed_asserts import _name_bracketed_asserts, bracketed_id
@@ -123,6 +125,8 @@ STEPS: tuple[Step, ...] = (
     Step("skip-text-walk", 1, _skip_text_walk),
     Step("drop-empty-rule-reports", 1, _drop_empty_rule_reports),
     Step("relative-patterns", 1, _relative_patterns),
+    Step("hoist-document-constants", 1, _hoist_document_constants),
+    Step("index-sibling-lookups", 1, _index_sibling_lookups),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
@@ -131,7 +135,9 @@ match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternati
 assertion's id for the rule errors it writes; ``compact-assertions`` comes after every step that reads the
 assertions' SVRL elements; ``skip-text-walk``, ``drop-empty-rule-reports`` (SchXslt's walk and report) and
 ``relative-patterns`` (after ``isolate-rule-errors`` has copied each rule's pattern as written into its errors'
-context) read none and come last."""
+context) read none and come late; ``hoist-document-constants`` and ``index-sibling-lookups`` rewrite the rules'
+expressions as every earlier step left them, the latter after the former (it reads the global variables the former
+adds: ``$G/…`` paths, lookups keyed on a hoisted value)."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies to a pack writing SVRL."""

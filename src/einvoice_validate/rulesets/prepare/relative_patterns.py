@@ -22,52 +22,9 @@ the same stylesheet compiled twice, within 1 %); CEN UBL, with 7 such rules, wit
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
-from ._xslt import _alternatives, _template_modes, _x
-
-_SAFE_SELECTS = frozenset({"/", "root()", ".", "*", "node()", "@*", "@*|*", "*|@*", "@*|node()", "node()|@*"})
-_DOCUMENT_CALL = re.compile(r"^\s*(?:document|doc)\s*\(")
-_CONTEXT_CHANGERS = tuple(_x(n) for n in ("for-each", "for-each-group", "iterate", "analyze-string", "merge"))
-
-
-def _targets(apply: etree._Element) -> set[str]:
-    """The modes an ``xsl:apply-templates`` may apply (``#all`` where it may be any)."""
-    mode = apply.get("mode") or "#default"
-    if mode != "#current":
-        return {mode}
-    template = next(apply.iterancestors(_x("template")), None)
-    if template is None or template.get("match") is None:
-        return {"#all"}  # a named template: the mode it is called in
-    return set(_template_modes(template))
-
-
-def _in_its_callers_context(element: etree._Element, root: etree._Element, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether ``element``'s context node is its template's (no instruction in between changes it) and, in a named
-    template, each caller's, recursively (a named template runs in its caller's context); not in a function."""
-    for ancestor in element.iterancestors():
-        if ancestor.tag in _CONTEXT_CHANGERS or ancestor.tag == _x("function"):
-            return False
-        if ancestor.tag == _x("template"):
-            name = ancestor.get("name")
-            if ancestor.get("match") is not None or name is None:
-                return ancestor.get("match") is not None
-            if name in seen:
-                return True  # a recursive call: judged where it started
-            calls = [c for c in root.iter(_x("call-template")) if c.get("name") == name]
-            return all(_in_its_callers_context(c, root, seen | {name}) for c in calls)
-    return False
-
-
-def _stays_in_documents(apply: etree._Element, root: etree._Element) -> bool:
-    select = apply.get("select")
-    if select is None:
-        select = "node()"  # child::node()
-    if not ("".join(select.split()) in _SAFE_SELECTS or _DOCUMENT_CALL.match(select)):
-        return False
-    return _in_its_callers_context(apply, root)
+from ._xslt import _alternatives, _stays_in_documents, _targets, _template_modes, _x
 
 
 def _relative_patterns(root: etree._Element) -> None:

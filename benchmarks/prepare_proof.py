@@ -1,0 +1,119 @@
+"""The proof of a preparation step, finding for finding: the SVRL of every installed pack's prepared copy, with and
+without the named steps, byte for byte, on every corpus document of the pack's syntax (and on large invoices made
+by tools/make_large_invoice.py), on the engine chosen. A difference is printed with the document; the exit status
+is the number of packs that differ.
+
+Usage: python benchmarks/prepare_proof.py [--steps hoist-document-constants,index-sibling-lookups]
+       [--engine saxonc|saxon-java] [--packs KEY,...] [--limit N]   (needs `make rulesets`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from einvoice_validate.errors import InputError
+from einvoice_validate.parse import load
+from einvoice_validate.rulesets import Registry
+from einvoice_validate.rulesets.prepare import DEFAULT_STEPS, prepare_stylesheet, stylesheet_resources
+from einvoice_validate.schematron.engines import StylesheetRuntimeError, get_engine
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+sys.path.insert(0, str(REPO / "tools"))
+from make_large_invoice import make  # noqa: E402
+
+LARGE_SOURCES = {
+    "ubl": [
+        "corpus/xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml",
+        "corpus/france/xp-z12-014-annexB-v1.3/UC11_F202600022_MULTI-VENDEUR_UBL_Commentee_EXTENDED..xml",
+    ],
+    "cii": [
+        "corpus/xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml",
+        "corpus/france/xp-z12-014-annexB-v1.3/UC10_F202600004_MULTI-VENDEUR_CII_Commentee_EXTENDED.xml",
+        "corpus/france/xp-z12-014-annexB-v1.3/UC12_F202600025_SOUS-LIGNE_CII_Commentee_EXTENDED.xml",
+    ],
+}
+
+
+def documents(syntax: str) -> list[tuple[str, str]]:
+    """(name, text) of every corpus document of ``syntax`` the hardened parser reads, and large invoices."""
+    out = []
+    for path in sorted((SHARED / "corpus").rglob("*.xml")):
+        try:
+            document = load(path.read_bytes())
+        except InputError:
+            continue
+        if document.syntax == syntax:
+            out.append((str(path.relative_to(SHARED)), document.text()))
+    for source in LARGE_SOURCES.get(syntax, []):
+        for lines in (3, 40):
+            data = make(lines, SHARED / source)
+            out.append((f"{source} x {lines} lines", load(data).text()))
+    return out
+
+
+def run(sheet: object, engine: object, text: str) -> str:
+    try:
+        return sheet.run(engine.parse_text(text))  # type: ignore[attr-defined]
+    except StylesheetRuntimeError as exc:
+        return f"stopped: {exc.code}: {exc.message}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", default="hoist-document-constants,index-sibling-lookups")
+    parser.add_argument("--engine", default=None)
+    parser.add_argument("--packs", default=None, help="pack keys (default: every installed Schematron pack)")
+    parser.add_argument("--limit", type=int, default=0, help="at most this many documents per syntax (0: all)")
+    args = parser.parse_args()
+    steps = args.steps.split(",")
+    registry = Registry()
+    engine = get_engine(args.engine)
+    keys = (
+        args.packs.split(",")
+        if args.packs
+        else sorted(k for k, m in registry.manifests.items() if m.kind == "schematron")
+    )
+    corpora: dict[str, list[tuple[str, str]]] = {}
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for key in keys:
+            pack = registry.get(key)
+            path, checksum = pack.prepared("stylesheet")
+            rel = pack.manifest.entries["stylesheet"]
+            official = pack.directory / rel
+            files = list(pack.manifest.files)
+            without = prepare_stylesheet(
+                official.read_bytes(),
+                [s for s in DEFAULT_STEPS if s not in steps],
+                resources=stylesheet_resources(pack.directory, rel, files),
+            )
+            other = Path(tmp) / key / official.name
+            other.parent.mkdir(parents=True)
+            other.write_bytes(without)
+            if without == path.read_bytes():
+                print(f"{key}: the steps change nothing")
+                continue
+            before = engine.compile(other, "without-" + key)
+            after = engine.compile(path, checksum)
+            syntax = pack.manifest.syntax
+            docs = corpora.setdefault(syntax, documents(syntax))
+            if args.limit:
+                docs = docs[: args.limit]
+            differ = 0
+            for name, text in docs:
+                a, b = run(before, engine, text), run(after, engine, text)
+                if a != b:
+                    differ += 1
+                    print(f"  DIFFERS {key} {name}\n    without: {a[:300]}\n    with:    {b[:300]}")
+            failed += bool(differ)
+            print(f"{key}: {len(docs)} documents, {differ} differ ({engine.name})", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

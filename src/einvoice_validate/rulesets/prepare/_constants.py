@@ -1,0 +1,250 @@
+"""What the expression-rewriting steps judge on a parsed XPath expression: what it depends on, whether it can raise.
+
+``hoist-document-constants`` and ``index-sibling-lookups`` read a rule's expressions with :mod:`._xpath` and ask of a
+part of one: does its value depend on the focus it is evaluated in (:func:`independent`), on variables other than
+the stylesheet's global ones, can evaluating it raise a dynamic error (:func:`error_free`), is it a node sequence of
+the validated document found from its root (:func:`rooted`). Each judgement answers "yes" only where that is
+certain from the expression's shape; anything else is "no", and the steps then leave the expression as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from ._xpath import Node, XPathSyntaxError, parse, walk
+from ._xslt import _x
+
+__all__ = ["Scope", "error_free", "independent", "pure_functions", "rooted", "tree_preserving"]
+
+# Built-in functions whose result depends on the focus when called without arguments (with them, it does not).
+_FOCUS_WITHOUT_ARGS = frozenset(
+    (
+        *("position", "last", "name", "local-name", "namespace-uri", "string", "normalize-space", "string-length"),
+        *("number", "generate-id", "base-uri", "document-uri", "root", "data", "has-children", "path", "node-name"),
+        *("nilled",),
+    )
+)
+# Built-in functions that always read the focus or the XSLT context (current item, group, regex match, the
+# document of the context node), or write, or read a resource: never part of a constant.
+_NEVER = frozenset(
+    (
+        *("current", "current-group", "current-grouping-key", "regex-group", "lang", "id", "idref", "key"),
+        *("element-with-id", "trace", "random-number-generator", "document", "doc", "doc-available"),
+        *("unparsed-text", "unparsed-text-lines", "unparsed-text-available", "collection", "uri-collection"),
+        *("json-doc", "transform", "load-xquery-module", "function-lookup", "unparsed-entity-uri"),
+        *("unparsed-entity-public-id", "available-environment-variables", "environment-variable"),
+        *("copy-of", "snapshot", "accumulator-before", "accumulator-after", "stream-available"),
+    )
+)
+_FN = "http://www.w3.org/2005/xpath-functions"
+_ATOMIC_RESULT = re.compile(r"^\s*xs:[A-Za-z]+\??\s*$")
+_FUNCTION_BODY = frozenset(_x(n) for n in ("param", "variable", "sequence", "choose", "when", "otherwise", "if"))
+# Axis steps that stay in the tree of the node they start from.
+_AXES_IN_TREE = frozenset(
+    (
+        *("child", "descendant", "attribute", "self", "descendant-or-self", "following-sibling", "following"),
+        *("parent", "ancestor", "preceding-sibling", "preceding", "ancestor-or-self"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Where an expression stands: the stylesheet's global variables and parameters (not shadowed by a variable
+    of the template), the in-scope namespaces of its element (to resolve function names) and the user functions
+    that are pure (:func:`pure_functions`)."""
+
+    globals: frozenset[str]
+    namespaces: dict[str | None, str]
+    pure: frozenset[tuple[str, str]]
+
+    def function(self, name: str) -> tuple[str, str]:
+        """The expanded name (namespace, local name) of a function called ``name`` here."""
+        if name.startswith("Q{"):
+            uri, _, local = name[2:].partition("}")
+            return uri, local
+        prefix, _, local = name.rpartition(":")
+        if not prefix or prefix == "fn":
+            return _FN, local
+        return self.namespaces.get(prefix, "?" + prefix), local
+
+
+def _builtin(scope: Scope, node: Node) -> str | None:
+    """The local name of a built-in function ``node`` calls, else None."""
+    uri, local = scope.function(node.name)
+    return local if uri == _FN else None
+
+
+def independent(node: Node, scope: Scope, inner: bool = False, bound: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` has the same value wherever in a rule it is evaluated on the validated document: it reads the
+    focus only through a path from the root (``/``) or from nodes it found itself (``inner``: inside a predicate or
+    after a ``/`` of such a path), no variable but global ones and those it binds itself (``bound``), no XSLT
+    context (``current()``), and calls only built-in functions outside :data:`_NEVER` and pure user functions."""
+    kind = node.kind
+    if kind in ("literal", "number"):
+        return True
+    if kind == "var":
+        return node.name in bound or node.name in scope.globals
+    if kind == "context":
+        return inner
+    if kind == "step":
+        return inner and all(independent(p, scope, True, bound) for p in node.children)
+    if kind == "path":
+        if node.root:
+            steps = node.children
+        elif not node.children or not independent(node.children[0], scope, inner, bound):
+            return False
+        else:
+            steps = node.children[1:]
+        return all(independent(s, scope, True, bound) for s in steps)
+    if kind == "filter":
+        primary, *preds = node.children
+        return independent(primary, scope, inner, bound) and all(independent(p, scope, True, bound) for p in preds)
+    if kind == "call":
+        builtin = _builtin(scope, node)
+        if builtin is not None:
+            if builtin in _NEVER or (builtin in _FOCUS_WITHOUT_ARGS and not node.children and not inner):
+                return False
+        elif scope.function(node.name) not in scope.pure:
+            return False
+        return all(independent(a, scope, inner, bound) for a in node.children)
+    if kind == "binary" and node.op == "!":
+        left, right = node.children
+        return independent(left, scope, inner, bound) and independent(right, scope, True, bound)
+    if kind == "bind":
+        names = bound
+        *exprs, body = node.children
+        for name, expr in zip(node.names, exprs, strict=True):
+            if not independent(expr, scope, inner, names):
+                return False
+            names = names | {name}
+        return independent(body, scope, inner, names)
+    if kind == "opaque":
+        return False
+    return all(independent(c, scope, inner, bound) for c in node.children)
+
+
+def _node_path(node: Node) -> bool:
+    """A path of axis steps (or ``.``), each with error-free predicates: nodes, never an error."""
+    if node.kind == "context":
+        return True
+    if node.kind == "paren":
+        return len(node.children) == 1 and _node_path(node.children[0])
+    if node.kind == "step":
+        return node.axis in _AXES_IN_TREE and all(_predicate_error_free(p) for p in node.children)
+    if node.kind == "path":
+        return all(_node_path(s) for s in node.children)
+    if node.kind == "binary" and node.op in ("|", "union", "intersect", "except"):
+        return all(_node_path(c) for c in node.children)
+    return False
+
+
+def _predicate_error_free(node: Node) -> bool:
+    """A predicate whose evaluation cannot raise: a position (a number), node paths (existence), ``and``/``or``,
+    ``not``/``exists``/``empty``/``boolean`` of node paths, and ``=``/``!=`` between node paths and string literals
+    (untyped values compared as strings)."""
+    if node.kind == "number":
+        return True
+    if node.kind == "paren":
+        return len(node.children) == 1 and _predicate_error_free(node.children[0])
+    if node.kind == "binary" and node.op in ("and", "or"):
+        return all(_predicate_error_free(c) for c in node.children)
+    if node.kind == "binary" and node.op in ("=", "!="):
+        return all(c.kind == "literal" or _node_path(c) for c in node.children)
+    if node.kind == "call" and node.name in ("not", "exists", "empty", "boolean") and len(node.children) == 1:
+        return _node_path(node.children[0]) or _predicate_error_free(node.children[0])
+    return _node_path(node)
+
+
+def rooted(node: Node) -> bool:
+    """A node sequence of the validated document found from its root without error: a path from ``/`` (or ``//``)
+    of axis steps with error-free predicates, a union of such, or such a union or path followed by axis steps."""
+    if node.kind == "path" and node.root:
+        return all(_node_path(s) for s in node.children)
+    if node.kind == "path":
+        first, *rest = node.children
+        return rooted(first) and all(_node_path(s) for s in rest)
+    if node.kind == "paren":
+        return len(node.children) == 1 and rooted(node.children[0])
+    if node.kind == "binary" and node.op in ("|", "union"):
+        return all(rooted(c) for c in node.children)
+    return False
+
+
+def error_free(node: Node) -> bool:
+    """Whether evaluating ``node`` cannot raise: a rooted node sequence, or ``count``/``exists``/``empty``/``boolean``/
+    ``not`` of one."""
+    if rooted(node):
+        return True
+    return (
+        node.kind == "call"
+        and node.name in ("count", "exists", "empty", "boolean", "not")
+        and (len(node.children) == 1 and rooted(node.children[0]))
+    )
+
+
+def tree_preserving(node: Node) -> bool:
+    """Whether ``node``'s items, when nodes, lie in the tree of the focus it is evaluated in (so that a ``/`` in a
+    predicate applied to them means the same root): the focus itself, axis steps from it, paths from the root."""
+    if node.kind in ("context", "step"):
+        return True
+    if node.kind == "path":
+        return bool(node.root) or (bool(node.children) and tree_preserving(node.children[0]))
+    if node.kind == "paren":
+        return len(node.children) == 1 and tree_preserving(node.children[0])
+    if node.kind == "filter":
+        return tree_preserving(node.children[0])
+    if node.kind == "binary" and node.op in ("|", "union", "intersect", "except"):
+        return all(tree_preserving(c) for c in node.children)
+    return False
+
+
+def pure_functions(root: etree._Element) -> frozenset[tuple[str, str]]:
+    """The stylesheet's functions that compute an atomic value (``as="xs:…"``, at most one item) from their arguments
+    alone: a body of variables, ``xsl:sequence``, ``xsl:choose`` and ``xsl:if`` only (no node is built), whose
+    expressions call built-in functions outside :data:`_NEVER` and pure functions only. Calling one twice with the
+    same arguments gives the same value (or the same error)."""
+    functions: dict[tuple[str, str], etree._Element] = {}
+    for function in root.iterchildren(_x("function")):
+        prefix, _, local = str(function.get("name", "")).rpartition(":")
+        functions[(function.nsmap.get(prefix or None, ""), local)] = function
+    verdict: dict[tuple[str, str], bool] = {}
+
+    def pure(key: tuple[str, str]) -> bool:
+        if key in verdict:
+            return verdict[key]
+        verdict[key] = True  # a recursive call is judged where it started
+        function = functions[key]
+        ok = _ATOMIC_RESULT.match(function.get("as", "")) is not None
+        scope = Scope(frozenset(), {k: v for k, v in function.nsmap.items()}, frozenset())
+        for element in function.iterdescendants():
+            if not ok:
+                break
+            if not isinstance(element.tag, str) or element.tag not in _FUNCTION_BODY:
+                ok = False
+                break
+            for attribute in ("select", "test"):
+                text = element.get(attribute)
+                if text is None:
+                    continue
+                try:
+                    tree = parse(text)
+                except XPathSyntaxError:
+                    ok = False
+                    break
+                for part in walk(tree):
+                    if part.kind == "opaque":
+                        ok = False
+                    if part.kind == "call":
+                        uri, name = scope.function(part.name)
+                        if uri == _FN:
+                            ok = ok and name not in _NEVER
+                        else:
+                            ok = ok and (uri, name) in functions and pure((uri, name))
+        verdict[key] = ok
+        return ok
+
+    return frozenset(k for k in functions if pure(k))
