@@ -3,7 +3,7 @@ without the named steps, byte for byte, on every corpus document of the pack's s
 by tools/make_large_invoice.py), on the engine chosen. A difference is printed with the document; the exit status
 is the number of packs that differ.
 
-Usage: python benchmarks/prepare_proof.py [--steps hoist-document-constants,index-sibling-lookups]
+Usage: python benchmarks/prepare_proof.py [--steps hoist-document-constants,...]
        [--engine saxonc|saxon-java] [--packs KEY,...] [--limit N]   (needs `make rulesets`)
 """
 
@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from einvoice_validate.errors import InputError
+from einvoice_validate.errors import InputError, RulesetError
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.prepare import DEFAULT_STEPS, prepare_stylesheet, stylesheet_resources
@@ -65,7 +65,7 @@ def run(sheet: object, engine: object, text: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", default="hoist-document-constants,index-sibling-lookups")
+    parser.add_argument("--steps", default="hoist-document-constants,index-sibling-lookups,index-location-positions")
     parser.add_argument("--engine", default=None)
     parser.add_argument("--packs", default=None, help="pack keys (default: every installed Schematron pack)")
     parser.add_argument("--limit", type=int, default=0, help="at most this many documents per syntax (0: all)")
@@ -82,7 +82,12 @@ def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for key in keys:
-            pack = registry.get(key)
+            try:
+                pack = registry.get(key)
+                pack.prepared("stylesheet")
+            except RulesetError:
+                print(f"{key}: not installed")
+                continue
             path, checksum = pack.prepared("stylesheet")
             rel = pack.manifest.entries["stylesheet"]
             official = pack.directory / rel

@@ -1,0 +1,271 @@
+"""Large invoices: time per line and peak memory against the reference, both warm, at 100, 500, 2,000 and 10,000 lines.
+
+Each family's invoice is an official example whose first line is repeated (``tools/make_large_invoice.py``: the
+totals made to add up again): XRechnung UBL and CII (business case 01.01a), Peppol BIS (``base-example.xml``),
+French CTC in the EN16931 and EXTENDED-CTC-FR profiles, UBL and CII (annex B V1.3 use case 1, the EXTENDED ones
+with its specification identifier), and a Factur-X PDF (Mustang's ``EN16931_1_Teilrechnung.pdf`` with its
+``factur-x.xml`` made long: an empty ``ram:BuyerAssignedID`` in every line gives a warning per line, the
+findings' path). The rules date is fixed (``--rules-date``), so both sides run the same packs: the reference with
+the plan of that family (``plan-kosit-2026-08-31.tsv``, ``plan-full.tsv``, ``plan-france.tsv``,
+``plan-zugferd.tsv``; for the PDF, on its extracted XML).
+
+Ours: each engine in a process of its own (``saxonc``, ``saxon-java``), a ``Validator`` validating each document
+``--warmup`` times unmeasured, then ``--repeat`` times (the median); the process's peak resident memory over those
+runs (``VmHWM``, reset before each document). The reference: ``RefValidate --warmup N --repeat M`` per document (a
+JVM of its own: its XSD, parse and stylesheets), the seconds it prints, and its process's peak memory. Printed per
+family and size: ms per document, µs per line and peak MB of each, the best engine's ratio to the reference
+(higher: we are faster), and the growth from 500 to 2,000 lines of each side (4 x the lines). The targets of issue
+41 are checked at the end (growth at most 5 x, the best engine at least 2 x the reference at 2,000 lines).
+
+Usage: python benchmarks/large_invoices.py [--sizes 100,500,2000,10000] [--families xrechnung-ubl,...]
+       [--engines saxonc,saxon-java] [--warmup 2] [--repeat 3] [--reference-warmup 2] [--reference-repeat 2]
+       [--no-reference]   (needs `make rulesets reference`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+sys.path.insert(0, str(REPO / "tools"))
+from make_large_invoice import make  # noqa: E402
+
+CORPUS = SHARED / "corpus"
+FRANCE = CORPUS / "france/xp-z12-014-annexB-v1.3"
+EXTENDED_UBL = "urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr"
+EXTENDED_CII = "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended"
+PDF_SOURCE = CORPUS / "zugferd/mustang-library/EN16931_1_Teilrechnung.pdf"
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    source: Path
+    plan: str
+    spec_id: str | None = None
+    pdf: bool = False
+
+
+FAMILIES = (
+    Family(
+        "xrechnung-ubl",
+        CORPUS / "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml",
+        "plan-kosit-2026-08-31.tsv",
+    ),
+    Family(
+        "xrechnung-cii",
+        CORPUS / "xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_uncefact.xml",
+        "plan-kosit-2026-08-31.tsv",
+    ),
+    Family("peppol", CORPUS / "peppol-bis/examples/base-example.xml", "plan-full.tsv"),
+    Family("fr-en16931-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", "plan-france.tsv"),
+    Family("fr-en16931-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", "plan-france.tsv"),
+    Family(
+        "fr-extended-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", "plan-france.tsv", EXTENDED_UBL
+    ),
+    Family(
+        "fr-extended-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", "plan-france.tsv", EXTENDED_CII
+    ),
+    Family("facturx-pdf", PDF_SOURCE, "plan-zugferd.tsv", pdf=True),
+)
+
+_OURS = r"""
+import json, statistics, sys, time
+from einvoice_validate import Validator
+engine, rules_date, warmup, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+validator = Validator(engine=engine, rules_date=rules_date)
+
+def peak_kib():
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+for line in sys.stdin:
+    path = line.strip()
+    for _ in range(warmup):
+        validator.validate(path)
+    with open("/proc/self/clear_refs", "w") as fh:  # the peak from here on (Linux: "5" resets VmHWM)
+        fh.write("5")
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        report = validator.validate(path)
+        times.append(time.perf_counter() - t0)
+    print(json.dumps({"seconds": statistics.median(times), "peak_kib": peak_kib(), "findings": len(report.findings),
+                      "packs": list(report.packs), "engine": report.engine}), flush=True)
+"""
+
+
+def pdf_with(xml: bytes, out: Path) -> None:
+    """Mustang's PDF with ``xml`` as its embedded ``factur-x.xml``."""
+    import pikepdf
+
+    with pikepdf.open(PDF_SOURCE) as pdf:
+        spec = pdf.attachments["factur-x.xml"]
+        stream = spec.obj.EF.F
+        stream.write(xml)
+        params = stream.get("/Params")
+        if params is not None:
+            params.Size = len(xml)
+            if "/CheckSum" in params:
+                del params["/CheckSum"]
+        pdf.save(out)
+
+
+def extracted_xml(pdf: Path) -> bytes:
+    import pikepdf
+
+    with pikepdf.open(pdf) as document:
+        return bytes(document.attachments["factur-x.xml"].get_file().read_bytes())
+
+
+def documents(family: Family, sizes: list[int], folder: Path) -> dict[int, tuple[Path, Path]]:
+    """Per size: the document we validate and the XML the reference validates (the same file, except for a PDF)."""
+    out = {}
+    for lines in sizes:
+        if family.pdf:
+            xml = make(lines, _xml_of_pdf(folder))
+            path = folder / f"{family.name}-{lines}.pdf"
+            pdf_with(xml, path)
+            reference = folder / f"{family.name}-{lines}.xml"
+            reference.write_bytes(xml)
+        else:
+            path = reference = folder / f"{family.name}-{lines}.xml"
+            path.write_bytes(make(lines, family.source, family.spec_id))
+        out[lines] = (path, reference)
+    return out
+
+
+def _xml_of_pdf(folder: Path) -> Path:
+    source = folder / "facturx-source.xml"
+    if not source.exists():
+        source.write_bytes(extracted_xml(PDF_SOURCE))
+    return source
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float  # median per document
+    peak_kib: int
+    findings: int
+    packs: list[str]
+
+
+def run_ours(engine: str, paths: list[Path], args: argparse.Namespace) -> list[Run]:
+    env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
+    proc = subprocess.run(
+        [sys.executable, "-c", _OURS, engine, args.rules_date, str(args.warmup), str(args.repeat)],
+        input="".join(f"{p}\n" for p in paths),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if proc.returncode:
+        raise SystemExit(f"ours ({engine}) failed: {proc.stderr[-3000:]}")
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    return [Run(float(r["seconds"]), int(r["peak_kib"]), int(r["findings"]), list(r["packs"])) for r in rows]
+
+
+def run_reference(plan: str, path: Path, args: argparse.Namespace) -> tuple[float, int]:
+    """Seconds per document (the measured passes) and the peak resident memory (KiB) of the reference's JVM."""
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)\n"
+        "sys.stderr.write(p.stderr)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    command = [
+        "bash",
+        str(REPO / "tools/run-reference.sh"),
+        "--warmup",
+        str(args.reference_warmup),
+        "--repeat",
+        str(args.reference_repeat),
+        str(path),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-c", wrapper, *command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "REFERENCE_PLAN": plan},
+        check=True,
+    )
+    stats = dict(part.split("=", 1) for part in proc.stderr.split() if "=" in part)
+    seconds = float(stats["seconds"]) / float(stats["docs"])
+    return seconds, int(proc.stdout.strip() or 0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100,500,2000,10000")
+    parser.add_argument("--families", default=",".join(f.name for f in FAMILIES))
+    parser.add_argument("--engines", default="saxonc,saxon-java")
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reference-warmup", type=int, default=2)
+    parser.add_argument("--reference-repeat", type=int, default=2)
+    parser.add_argument("--rules-date", default="2026-11-28")
+    parser.add_argument("--no-reference", action="store_true")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    engines = args.engines.split(",")
+    chosen = [f for f in FAMILIES if f.name in args.families.split(",")]
+    subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
+    missed: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="large-invoices-") as tmp:
+        folder = Path(tmp)
+        for family in chosen:
+            docs = documents(family, sizes, folder)
+            ours = {e: run_ours(e, [docs[n][0] for n in sizes], args) for e in engines}
+            print(
+                f"\n{family.name}: {family.source.name}{' (spec id ' + family.spec_id + ')' if family.spec_id else ''}"
+            )
+            print(f"  ours: {' + '.join(ours[engines[0]][0].packs)}; reference plan {family.plan}")
+            header = "  lines     bytes " + "".join(f"{e + ' ms':>14} {'us/line':>8} {'MB':>5}" for e in engines)
+            print(header + ("" if args.no_reference else f"{'ref ms':>12} {'us/line':>8} {'MB':>5} {'best/ref':>9}"))
+            best: dict[int, float] = {}
+            ref: dict[int, float] = {}
+            for i, lines in enumerate(sizes):
+                row = f"  {lines:5d} {docs[lines][0].stat().st_size:9d} "
+                for e in engines:
+                    run = ours[e][i]
+                    best[lines] = min(best.get(lines, run.seconds), run.seconds)
+                    row += f"{run.seconds * 1000:14.1f} {run.seconds * 1e6 / lines:8.0f} {run.peak_kib // 1024:5d}"
+                if not args.no_reference:
+                    seconds, kib = run_reference(family.plan, docs[lines][1], args)
+                    ref[lines] = seconds
+                    row += f"{seconds * 1000:12.1f} {seconds * 1e6 / lines:8.0f} {kib // 1024:5d}"
+                    row += f" {seconds / best[lines]:8.2f}x"
+                print(row, flush=True)
+            if 500 in sizes and 2000 in sizes:
+                at = {n: {e: ours[e][sizes.index(n)].seconds for e in engines} for n in (500, 2000)}
+                growth = {e: at[2000][e] / at[500][e] for e in engines}
+                line = "  growth 500 -> 2,000 lines: " + ", ".join(f"{e} {g:.2f}x" for e, g in growth.items())
+                if ref:
+                    line += f", reference {ref[2000] / ref[500]:.2f}x"
+                print(line)
+                fastest = min(engines, key=lambda e: at[2000][e])
+                if growth[fastest] > 5:
+                    missed.append(f"{family.name}: {fastest} grows {growth[fastest]:.2f}x (target <= 5x)")
+                if ref and ref[2000] / best[2000] < 2:
+                    ratio = ref[2000] / best[2000]
+                    missed.append(
+                        f"{family.name}: the best engine {ratio:.2f}x the reference at 2,000 lines (target 2x)"
+                    )
+    print("\ntargets (issue 41): " + ("all met" if not missed else "missed:\n  " + "\n  ".join(missed)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
