@@ -29,7 +29,8 @@ The package: :mod:`.pipeline` (the steps in order, :func:`prepare_stylesheet`, :
 ``drop_empty_rule_reports.py``, ``relative_patterns.py``, ``hoist_document_constants.py``,
 ``index_sibling_lookups.py``, ``index_location_positions.py``: what the step rewrites and why, in its docstring),
 over what they share (``_xslt.py``; for the steps that rewrite expressions, an XPath parser, ``_xpath.py``, and the
-judgements on its trees, ``_constants.py``). A step imports no other step (``[tool.importlinter]``, contract ``prepare``).
+judgements on its trees, ``_constants.py``). A step imports no other step (``[tool.importlinter]``, contract
+``prepare``).
 """
 
 from __future__ import annotations
