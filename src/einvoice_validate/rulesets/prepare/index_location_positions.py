@@ -74,7 +74,7 @@ def _schxslt(root: etree._Element) -> int:
             variable is None
             or variable.tag != _x("variable")
             or len(variable) != 1
-            or dict(number.attrib) != {"level": "single"}
+            or {str(k): str(v) for k, v in number.attrib.items()} != {"level": "single"}
             or variable.get("select") is not None
             or variable.get("as") is not None
             or (variable.text or "").strip()
