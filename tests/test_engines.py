@@ -18,8 +18,10 @@ from einvoice_validate.cli import main
 from einvoice_validate.findings import Finding, Report
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.schematron import RUNTIME_ERROR
+from einvoice_validate.schematron import _java as java_module
+from einvoice_validate.schematron import engines as engines_module
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
-from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_name
+from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_for_size, engine_name
 from tests.conftest import CORPUS
 
 BUSINESS_CASES = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
@@ -174,3 +176,32 @@ def test_a_batch_and_the_cli_run_the_engine_asked_for(registry: Registry, capsys
         assert rows.count(f'"engine": "{engine}"') == len(examples)  # every row says which engine ran
         printed[engine] = rows.replace(f'"engine": "{engine}"', '"engine": ...')
     assert printed["saxonc"] == printed["saxon-java"]
+
+
+def test_a_large_document_runs_on_saxon_java_when_the_work_chooses(
+    monkeypatch: pytest.MonkeyPatch, registry: Registry
+) -> None:
+    """Unless an engine is named, each document's size chooses: from LARGE_DOCUMENT_BYTES on saxon-java (when
+    installed), and the report says why; a named engine is never switched (here the threshold is lowered to the
+    size of a business case instead of making a 4 MiB invoice)."""
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    small, large = BUSINESS_CASES[0], max(BUSINESS_CASES, key=lambda p: p.stat().st_size)
+    monkeypatch.setattr(engines_module, "LARGE_DOCUMENT_BYTES", large.stat().st_size)
+    assert engine_for_size(small.stat().st_size) == ("saxonc", None)
+    name, why = engine_for_size(large.stat().st_size)
+    assert name == "saxon-java" and why is not None and "large document" in why
+    chosen = Validator(rules_home=registry.home)
+    first, second, third = chosen.validate(small), chosen.validate(large), chosen.validate(small)
+    assert (first.engine, second.engine, third.engine) == ("saxonc", "saxon-java", "saxonc")
+    assert first.engine_reason is None and second.engine_reason == why
+    assert "engineReason" in second.model_dump(mode="json", by_alias=True)
+    assert "engineReason" not in first.model_dump(mode="json", by_alias=True)
+    assert _outcome(second) == _outcome(Validator(rules_home=registry.home, engine="saxonc").validate(large))
+    named = Validator(rules_home=registry.home, engine="saxonc").validate(large)
+    assert (named.engine, named.engine_reason) == ("saxonc", None)
+    monkeypatch.setenv(ENGINE_ENV, "saxonc")
+    assert Validator(rules_home=registry.home).validate(large).engine == "saxonc"
+    monkeypatch.delenv(ENGINE_ENV)
+    monkeypatch.setattr(java_module, "java_available", lambda: False)
+    name, why = engine_for_size(large.stat().st_size)
+    assert name == "saxonc" and why is not None and "not installed" in why

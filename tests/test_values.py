@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 from typing import get_args, get_type_hints
 
@@ -15,7 +16,16 @@ from einvoice_validate import Finding, Validator
 from einvoice_validate.cli import main
 from einvoice_validate.findings import Message, Severity, TermValue
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.values import MAX_PER_TERM, MAX_VALUE_CHARS, model_values, pick_values
+from einvoice_validate.values import (
+    MAX_PER_FINDING,
+    MAX_PER_TERM,
+    MAX_VALUE_CHARS,
+    ModelValues,
+    ValueIndex,
+    _steps,
+    model_values,
+    pick_values,
+)
 from einvoice_validate.wire import FINDING_EXTRA_MEMBERS, invalid_invoice
 from tests.conftest import KOSIT_PLAN_DAY
 
@@ -181,6 +191,54 @@ def test_pick_values_nearest_and_capped() -> None:
     # a long value is cut; a term the document lacks gives nothing
     [note] = pick_values(values, _finding(None, "BT-22", "BT-1"))
     assert len(note.value) == MAX_VALUE_CHARS and note.value.endswith("…")
+
+
+def _oracle(values: ModelValues, finding: Finding) -> tuple[TermValue, ...]:
+    """Every value's path compared with the finding's: the picking ValueIndex does in the depth of the location."""
+
+    def base(step: str) -> str:
+        return step.split("[", 1)[0]
+
+    def shared(steps: tuple[str, ...], here: tuple[str, ...]) -> int | None:
+        n = 0
+        for a, b in zip(steps, here, strict=False):
+            if a != b:
+                return None if base(a) == base(b) else n
+            n += 1
+        return n
+
+    here = tuple(s.rsplit(":", 1)[-1].removesuffix("[1]") for s in (finding.location or "").split("/") if s)
+    picked: list[TermValue] = []
+    for term in finding.terms:
+        scored = [(n, v) for steps, v in values.get(term, ()) if (n := shared(steps, here)) is not None]
+        if scored:
+            best = max(n for n, _ in scored)
+            picked.extend([v for n, v in scored if best <= 1 or n == best][:MAX_PER_TERM])
+    return tuple(picked[:MAX_PER_FINDING])
+
+
+def test_the_index_picks_what_comparing_every_path_picks() -> None:
+    rng = random.Random(41)
+    names = ["Invoice", "cac:InvoiceLine", "cac:Item", "cbc:Name", "cac:TaxTotal", "cbc:ID"]
+
+    def path() -> str:
+        steps = ["Invoice"] + [
+            rng.choice(names[1:]) + (f"[{rng.randint(1, 3)}]" if rng.random() < 0.6 else "")
+            for _ in range(rng.randint(0, 4))
+        ]
+        return "/" + "/".join(steps)
+
+    for _ in range(300):
+        values: ModelValues = {}
+        for term in ("BT-1", "BT-2"):
+            for _ in range(rng.randint(0, 12)):
+                location = path()
+                value = TermValue(term=term, value=str(rng.randint(0, 99)), location=location)
+                values.setdefault(term, []).append((_steps(location), value))
+        index = ValueIndex(values)
+        for _ in range(10):
+            finding = _finding(path() if rng.random() < 0.9 else None, "BT-1", "BT-2")
+            assert index.pick(finding) == _oracle(values, finding)
 
 
 def _date(value: str, location: str) -> str:

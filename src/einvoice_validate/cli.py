@@ -41,7 +41,15 @@ from .reports.output import OutputError, RunOutput, plan_output, view_target
 from .reports.words import LANGS, WORDS, ignored_summary, summary, verdict
 from .reports.writer import FORMATS
 from .rulesets import InstalledPack, Registry
-from .schematron.engines import ENGINE_ENV, ENGINES, STEADY_FROM_DOCUMENTS, engine_for
+from .schematron.engines import (
+    DEFAULT_ENGINE,
+    ENGINE_ENV,
+    ENGINES,
+    LARGE_DOCUMENT_BYTES,
+    STEADY_FROM_DOCUMENTS,
+    engine_for,
+    engine_named,
+)
 from .selection import pattern_matches
 from .validator import Validator
 
@@ -88,7 +96,8 @@ one process. Threads (``saxon-java``) share one validator and cost nothing to st
 ENGINE_HELP = (
     "the XSLT engine: saxonc (no Java, fast start) or saxon-java (Saxon-HE for Java: faster once warm; needs the "
     "[java] extra and libsaxonhe-java); default $EINVOICE_VALIDATE_ENGINE, else chosen by the work: saxonc for "
-    f"fewer than {STEADY_FROM_DOCUMENTS} files, saxon-java (when installed) for more and for serve"
+    f"fewer than {STEADY_FROM_DOCUMENTS} files (a file of {LARGE_DOCUMENT_BYTES // (1024 * 1024)} MiB or more: "
+    "saxon-java, when installed), saxon-java (when installed) for more and for serve"
 )
 MODE_HELP = (
     "threads over one shared validator (the default on saxon-java) or worker processes (the default on saxonc; "
@@ -624,7 +633,8 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: BinaryI
             "profile": args.profile,
             "rules_home": args.home,
             "xsd_gate": args.xsd_gate,
-            "engine": engine,
+            # saxonc chosen by the work: each document's size may still choose (a large one: saxon-java)
+            "engine": engine if engine_named(args.engine) or engine != DEFAULT_ENGINE else None,
             "rules_date": args.rules_date,
             "document_timeout": args.document_timeout,
             "mode": args.mode,

@@ -182,6 +182,14 @@ class Report(_Model):
         description="The XSLT engine that ran the Schematron packs: saxonc (SaxonC-HE) or saxon-java (Saxon-HE for "
         "Java); the findings are the same on both"
     )
+    engine_reason: str | None = Field(
+        default=None,
+        alias="engineReason",
+        exclude_if=lambda v: v is None,
+        description="Why this engine ran, in English, where the document's size chose it (a large document runs on "
+        "saxon-java: schematron.engines.engine_for_size); absent where the caller, the environment or the runner's "
+        "kind of work chose",
+    )
     timings_ms: dict[str, float] = Field(alias="timingsMs", description="Wall time per stage in milliseconds")
 
     @model_validator(mode="after")

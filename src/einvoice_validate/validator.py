@@ -35,7 +35,7 @@ from .profiles import (
 )
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
-from .schematron.engines import ENGINES, engine_name, get_engine
+from .schematron.engines import ENGINES, Engine, engine_for_size, engine_name, engine_named, get_engine
 from .values import TermValues, wants_values
 from .xsd import XsdStage
 
@@ -85,6 +85,10 @@ class Validator:
             option_args["profile"] = profile
         self.options = options = build_options(options, option_args)
         self.engine = get_engine(options.engine)
+        # Neither the caller nor the environment named an engine: the work chooses, per document, by its size
+        # (engine_for_size: a large document runs on saxon-java, started when the first one comes).
+        self._by_size = not engine_named(options.engine)
+        self._engines: dict[str, Engine] = {self.engine.name: self.engine}
         self.rules_date = options.rules_date
         self.version_not_installed = options.version_not_installed
         self.near_miss = options.near_miss
@@ -98,12 +102,12 @@ class Validator:
             find_profile(self.profile, self.profiles)
         # Per profile and the pack versions the rules date chose: a date switch compiles nothing twice (the engine
         # also keeps each compiled stylesheet by checksum for the process).
-        self._stages: dict[tuple[str, tuple[str, ...], str | None], _Stages] = {}
+        self._stages: dict[tuple[str, tuple[str, ...], str | None, str], _Stages] = {}
         self._plans: dict[tuple[str, date], Plan] = {}
         self._slim = True  # cut long attachments for packs that allow it (tests compare with False)
         self._lock = threading.Lock()
         self._values = TermValues(self.registry, self.engine)  # the findings' values (values.py)
-        self._compiling: dict[tuple[str, tuple[str, ...], str | None], threading.Lock] = {}
+        self._compiling: dict[tuple[str, tuple[str, ...], str | None, str], threading.Lock] = {}
 
     def packs_for(
         self, profile: Profile, rules_date: date | str | None = None
@@ -126,10 +130,24 @@ class Validator:
                 self._plans[(profile.name, day)] = plan
         return plan
 
-    def _stages_for(self, profile: Profile, plan: Plan | None = None) -> _Stages:
+    def _engine_for(self, document: Document) -> tuple[Engine, str | None]:
+        """The engine for ``document`` and why, when its size chose it (None: the validator's own engine)."""
+        if not self._by_size:
+            return self.engine, None
+        name, reason = engine_for_size(len(document.data))
+        engine = self._engines.get(name)
+        if engine is None:
+            with self._lock:
+                engine = self._engines.get(name)
+                if engine is None:
+                    engine = self._engines[name] = get_engine(name)
+        return engine, reason
+
+    def _stages_for(self, profile: Profile, plan: Plan | None = None, engine: Engine | None = None) -> _Stages:
         if plan is None:
             plan = self.plan_for(profile)
-        cache_key = (profile.name, plan.packs, plan.configuration)
+        engine = engine or self.engine
+        cache_key = (profile.name, plan.packs, plan.configuration, engine.name)
         stages = self._stages.get(cache_key)  # compiled: no lock (threads validate concurrently)
         if stages is not None:
             return stages
@@ -147,7 +165,7 @@ class Validator:
                 for key in plan.packs:
                     pack = self.registry.get(key)
                     pack.verify()
-                    sch.append(SchematronStage(pack, plan.custom_levels, self.engine))
+                    sch.append(SchematronStage(pack, plan.custom_levels, engine))
                     slim = slim and pack.manifest.attachment_content == "emptiness"
                 stages = _Stages(XsdStage(xsd_pack, profile.root), tuple(sch), slim)
                 self._stages[cache_key] = stages
@@ -185,7 +203,8 @@ class Validator:
         chosen = select_profile(document, self.profiles, forced)
         plan = self.plan_for(chosen, rules_date)
         miss = None if forced is not None else near_miss(document, chosen, self.profiles)
-        findings = list(self._run(document, chosen, timings, plan, miss))
+        engine, engine_reason = self._engine_for(document)
+        findings = list(self._run(document, chosen, timings, plan, miss, engine))
         if any(wants_values(f) for f in findings):  # only then: a valid invoice costs nothing
             start = time.perf_counter()
             findings = self._values.attach(document, findings)
@@ -207,7 +226,8 @@ class Validator:
             findings=tuple(findings),
             valid=valid,
             accepted=accepted,
-            engine=self.engine.name,
+            engine=engine.name,
+            engine_reason=engine_reason,
             timings_ms=timings,
         )
 
@@ -220,11 +240,19 @@ class Validator:
         forced = profile or self.profile
         chosen = select_profile(document, self.profiles, forced)
         miss = None if forced is not None else near_miss(document, chosen, self.profiles)
-        yield from self._run(document, chosen, timings, self.plan_for(chosen, rules_date), miss)
+        engine, _ = self._engine_for(document)
+        yield from self._run(document, chosen, timings, self.plan_for(chosen, rules_date), miss, engine)
 
     def _run(
-        self, document: Document, profile: Profile, timings: dict[str, float], plan: Plan, miss: NearMiss | None = None
+        self,
+        document: Document,
+        profile: Profile,
+        timings: dict[str, float],
+        plan: Plan,
+        miss: NearMiss | None = None,
+        engine: Engine | None = None,
     ) -> Iterator[Finding]:
+        engine = engine or self.engine
         for stand_in in plan.stand_ins:
             yield _not_installed(stand_in, plan.rules_date, self.version_not_installed)
         if miss is not None:
@@ -237,7 +265,7 @@ class Validator:
             from .envelopes.pdf import envelope_findings  # loaded by parse.load with the first PDF
 
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
-        stages = self._stages_for(profile, plan)
+        stages = self._stages_for(profile, plan, engine)
         start = time.perf_counter()
         # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
         # resolved); the packs' locations are resolved on the same tree
@@ -250,7 +278,7 @@ class Validator:
         if self.xsd_gate and xsd_findings:
             return
         start = time.perf_counter()
-        saxon_doc = self.engine.load(document, slim_attachments=stages.slim_attachments and self._slim)
+        saxon_doc = engine.load(document, slim_attachments=stages.slim_attachments and self._slim)
         timings["saxon-parse"] = _ms(start)
         for stage in stages.schematron:
             start = time.perf_counter()

@@ -52,6 +52,7 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "MappingPaths",
     "TermValues",
+    "ValueIndex",
     "extension_terms",
     "model_values",
     "node_values",
@@ -132,27 +133,82 @@ def _base(step: str) -> str:
     return step.split("[", 1)[0]
 
 
-def _shared(steps: tuple[str, ...], here: tuple[str, ...]) -> int | None:
-    """How many steps ``steps`` shares with the finding's path ``here``; None when it leaves it for another
-    instance of the same repeated element (another invoice line than the finding's: never its value)."""
-    n = 0
-    for a, b in zip(steps, here, strict=False):
-        if a != b:
-            return None if _base(a) == _base(b) else n
-        n += 1
-    return n
-
-
 def pick_values(values: ModelValues, finding: Finding) -> tuple[TermValue, ...]:
     """The values of ``finding``'s terms nearest its location (see the module's description)."""
-    here = _steps(finding.location or "")
-    picked: list[TermValue] = []
-    for term in finding.terms:
-        scored = [(n, v) for steps, v in values.get(term, ()) if (n := _shared(steps, here)) is not None]
-        if scored:
-            best = max(n for n, _ in scored)
-            picked.extend([v for n, v in scored if best <= 1 or n == best][:MAX_PER_TERM])
-    return tuple(picked[:MAX_PER_FINDING])
+    return ValueIndex(values).pick(finding)
+
+
+Ranked = list[tuple[int, TermValue]]
+"""Values with their place in their term's list (document order), the first :data:`MAX_PER_TERM` of a kind."""
+
+
+class _Node:
+    """Where values' paths lead, one step down: the values that end here, and per name of the next step (its
+    base, without the index) the first values below it."""
+
+    __slots__ = ("below", "children", "ending")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.ending: Ranked = []
+        self.below: dict[str, Ranked] = {}
+
+
+def _keep(ranked: Ranked, index: int, value: TermValue) -> None:
+    if len(ranked) < MAX_PER_TERM:  # values arrive in document order: the first ones are the ones kept
+        ranked.append((index, value))
+
+
+class ValueIndex:
+    """A document's values by term, indexed by path, so that picking a finding's values costs the depth of its
+    location, not a pass over every value of its terms (a finding on each of 2,000 lines, each naming the line's
+    BT-131: four million comparisons before; issue 41). :meth:`pick` gives exactly what comparing the finding's
+    path with every value's path does (tests/test_values.py keeps that comparison as the oracle): the values on the
+    deepest common path that do not lead into another instance of an element on the finding's path, or, when that
+    path is the root alone, all but those."""
+
+    def __init__(self, values: ModelValues) -> None:
+        self._roots: dict[str, _Node] = {}
+        for term, found in values.items():
+            root = self._roots[term] = _Node()
+            for index, (steps, value) in enumerate(found):
+                node = root
+                for step in steps:
+                    _keep(node.below.setdefault(_base(step), []), index, value)
+                    child = node.children.get(step)
+                    if child is None:
+                        child = node.children[step] = _Node()
+                    node = child
+                _keep(node.ending, index, value)
+
+    def pick(self, finding: Finding) -> tuple[TermValue, ...]:
+        """The values of ``finding``'s terms nearest its location (see the module's description)."""
+        here = _steps(finding.location or "")
+        picked: list[TermValue] = []
+        for term in finding.terms:
+            root = self._roots.get(term)
+            if root is None:
+                continue
+            # at depth i: the values sharing exactly i steps with ``here`` and not leaving it for another instance
+            levels: list[Ranked] = []
+            node: _Node | None = root
+            depth = 0
+            while node is not None:
+                step = here[depth] if depth < len(here) else None
+                shared = list(node.ending)
+                excluded = _base(step) if step is not None else None
+                for base, ranked in node.below.items():
+                    if base != excluded:
+                        shared.extend(ranked)
+                levels.append(shared)
+                node = node.children.get(step) if step is not None else None
+                depth += 1
+            best = max((i for i, level in enumerate(levels) if level), default=None)
+            if best is None:
+                continue
+            chosen = [r for level in levels[:2] for r in level] if best <= 1 else levels[best]
+            picked.extend(v for _, v in sorted(chosen, key=lambda r: r[0])[:MAX_PER_TERM])
+        return tuple(picked[:MAX_PER_FINDING])
 
 
 _XSL = "{http://www.w3.org/1999/XSL/Transform}"
@@ -368,9 +424,10 @@ class TermValues:
                 values |= self._run_mapping(viewer, document, needed)
         if not values:
             return findings
+        index = ValueIndex(values)
         out = []
         for f in findings:
-            picked = pick_values(values, f) if wants_values(f) else ()
+            picked = index.pick(f) if wants_values(f) else ()
             out.append(f.model_copy(update={"values": picked}) if picked else f)
         return out
 

@@ -52,7 +52,7 @@ from ..findings import Message, Report
 from ..options import OptionArgs, Options, build_options
 from ..parse import Source, read_source
 from ..rulesets.user import load_user_syntaxes
-from ..schematron.engines import engine_for
+from ..schematron.engines import DEFAULT_ENGINE, engine_for, engine_named
 from ..validator import Validator
 from . import routing
 from .heap import HeapSettler
@@ -197,8 +197,11 @@ class BatchValidator:
         self.workers = count
         self.engine = engine_for(documents if documents is not None else "steady", options.engine)
         mode = options.mode or ("threads" if self.engine == "saxon-java" else "processes")
-        # Resolved now, in this process: the engine, and the rules home the workers get.
-        self.options = options = options.replace(engine=self.engine, rules_home=options.home(), mode=mode)
+        # Resolved now, in this process: the engine, and the rules home the workers get. Where the work chose
+        # saxonc, each validator keeps the choice per document (a large one runs on saxon-java: engine_for_size).
+        by_size = self.engine == DEFAULT_ENGINE and not engine_named(options.engine) and mode == "processes"
+        engine = None if by_size else self.engine
+        self.options = options = options.replace(engine=engine, rules_home=options.home(), mode=mode)
         self.mode = "local" if mode == "processes" and count == 1 else mode
         self.slots: list[Slot] = []
         self._busy = False

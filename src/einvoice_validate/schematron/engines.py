@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_ENGINE",
     "ENGINES",
     "ENGINE_ENV",
+    "LARGE_DOCUMENT_BYTES",
     "SLIM_KEEP_CHARS",
     "SLIM_MIN_CHARS",
     "STEADY_FROM_DOCUMENTS",
@@ -45,7 +46,9 @@ __all__ = [
     "StylesheetRuntimeError",
     "Work",
     "engine_for",
+    "engine_for_size",
     "engine_name",
+    "engine_named",
     "engine_rejects",
     "get_engine",
     "slimmed_text",
@@ -60,6 +63,10 @@ STEADY_ENGINE: EngineName = "saxon-java"  # a server or a long batch: the fastes
 ENGINE_ENV = "EINVOICE_VALIDATE_ENGINE"  # the engine when none is named (a deployment's setting)
 STEADY_FROM_DOCUMENTS = 100
 """A batch of this many documents or more is steady work (see :func:`engine_for`)."""
+LARGE_DOCUMENT_BYTES = 4 * 1024 * 1024
+"""A document of this many bytes or more runs on ``saxon-java`` when the work chooses the engine, even alone in a
+fresh process (:func:`engine_for_size`): there its faster run outweighs starting the JVM and compiling the packs
+(one invoice in a fresh process, the validating thread's CPU time, ``benchmarks/engine_by_size.py``)."""
 
 Work = Literal["document", "steady"]
 """What a runner is about to do: validate a document or a few (``document``: a fresh process wants the fastest
@@ -74,13 +81,18 @@ def engine_name(name: str | None = None) -> EngineName:
     return chosen
 
 
+def engine_named(name: str | None = None) -> bool:
+    """Whether an engine is named: ``name`` or ``$EINVOICE_VALIDATE_ENGINE`` (else the work chooses)."""
+    return bool(name or os.environ.get(ENGINE_ENV))
+
+
 def engine_for(work: Work | int, name: str | None = None) -> EngineName:
     """The engine a runner uses: ``name`` when given, else ``$EINVOICE_VALIDATE_ENGINE`` when set (an explicit
     choice always wins), else the one the work wants: ``saxonc`` for a document (no JVM to start, no JIT to warm:
     a fresh process validates one invoice in about 0.75 s), ``saxon-java`` for steady work (a server, a batch of
     :data:`STEADY_FROM_DOCUMENTS` documents or more, or of unknown length) when its jar and JPype are installed
     (it runs the packs 1.3-2 x faster once warm), else ``saxonc``. ``work`` may be a number of documents."""
-    if name or os.environ.get(ENGINE_ENV):
+    if engine_named(name):
         return engine_name(name)
     if isinstance(work, int):
         work = "steady" if work >= STEADY_FROM_DOCUMENTS else "document"
@@ -89,6 +101,23 @@ def engine_for(work: Work | int, name: str | None = None) -> EngineName:
     from ._java import java_available  # each engine's module loads when that engine is asked for
 
     return STEADY_ENGINE if java_available() else DEFAULT_ENGINE
+
+
+def engine_for_size(size: int) -> tuple[EngineName, str | None]:
+    """The engine for one document of ``size`` bytes when the work chooses (no engine named by the caller or the
+    environment): ``saxon-java`` from :data:`LARGE_DOCUMENT_BYTES` on when it is installed, else
+    :data:`DEFAULT_ENGINE`; and why, for a report, when the size chose (None: the default, for its start)."""
+    if size < LARGE_DOCUMENT_BYTES:
+        return DEFAULT_ENGINE, None
+    from ._java import java_available  # see engine_for
+
+    megabytes = f"{size / (1024 * 1024):.1f} MiB"
+    if java_available():
+        return STEADY_ENGINE, (
+            f"a large document ({megabytes}, from {LARGE_DOCUMENT_BYTES // (1024 * 1024)} MiB on): Saxon-HE for "
+            "Java runs it fastest"
+        )
+    return DEFAULT_ENGINE, f"a large document ({megabytes}): saxon-java would run it faster but is not installed"
 
 
 def get_engine(name: str | None = None) -> Engine:

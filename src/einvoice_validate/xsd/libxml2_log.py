@@ -79,11 +79,27 @@ def expected_list(detail: str) -> str | None:
 
 class LineIndex:
     """The elements of a tree by source line, listed in one pass when :func:`locate` first needs the fallback (it
-    walked the whole tree for every error: quadratic in a document of many errors)."""
+    walked the whole tree for every error: quadratic in a document of many errors), and each parent's element
+    children by name as written (``prefix:local``), listed when a path first steps below that parent (each step of
+    each error's path listed every child of its parent anew: an error on each of 10,000 lines read the root's 10,000
+    children per error, issue 41)."""
 
     def __init__(self, tree: etree._ElementTree) -> None:
         self._tree = tree
         self._by_line: dict[int, list[etree._Element]] | None = None
+        self._named: dict[etree._Element, dict[str, list[etree._Element]]] = {}
+
+    def named(self, parent: etree._Element, name: str) -> list[etree._Element]:
+        """The element children of ``parent`` named ``name`` (``prefix:local`` as written, ``local`` without a
+        prefix), in document order."""
+        groups = self._named.get(parent)
+        if groups is None:
+            groups = self._named[parent] = {}
+            for child in parent:
+                if isinstance(child.tag, str):
+                    local = etree.QName(child).localname
+                    groups.setdefault(f"{child.prefix}:{local}" if child.prefix else local, []).append(child)
+        return groups.get(name, [])
 
     def at(self, line: int) -> list[etree._Element]:
         if self._by_line is None:
@@ -95,42 +111,48 @@ class LineIndex:
         return self._by_line.get(line, [])
 
 
+_PATH_STEP = re.compile(r"(?P<name>[^\[\]]+)(?:\[(?P<idx>\d+)\])?")
+
+
+def _named(element: etree._Element, name: str) -> bool:
+    """Whether ``element`` is named ``name`` as written (``prefix:local``, or ``local`` without a prefix)."""
+    prefix, _, local = name.rpartition(":")
+    return isinstance(element.tag, str) and etree.QName(element).localname == local and (element.prefix or "") == prefix
+
+
 def locate(
     entry_path: str | None, line: int, clark: str, tree: etree._ElementTree, lines: LineIndex | None = None
 ) -> etree._Element | None:
     """Find the instance element an error is about: walk libxml2's node path, else by line."""
     root = tree.getroot()
+    index = lines or LineIndex(tree)
     if entry_path and entry_path.startswith("/"):
         steps = entry_path.strip("/").split("/")
         cur: etree._Element | None = None
         ok = True
         for i, step in enumerate(steps):
-            m = re.fullmatch(r"(?P<name>[^\[\]]+)(?:\[(?P<idx>\d+)\])?", step)
+            m = _PATH_STEP.fullmatch(step)
             if not m:
                 ok = False
                 break
             name = m.group("name")
             idx = int(m.group("idx")) if m.group("idx") else 1
-            cands: list[etree._Element] = []
-            pool: Iterable[etree._Element] = [root] if i == 0 else (cur if cur is not None else [])
-            for c in pool:
-                if not isinstance(c.tag, str):
-                    continue
-                if name == "*":
-                    cands.append(c)
-                    continue
-                prefix, _, local = name.rpartition(":")
-                if etree.QName(c).localname == local and (c.prefix or "") == prefix:
-                    cands.append(c)
-            if i == 0 and name == "*":
-                cands = [root]
+            cands: list[etree._Element]
+            if i == 0:
+                cands = [root] if name == "*" or _named(root, name) else []
+            elif cur is None:
+                cands = []
+            elif name == "*":
+                cands = [c for c in cur if isinstance(c.tag, str)]
+            else:
+                cands = index.named(cur, name)
             if len(cands) < idx:
                 ok = False
                 break
             cur = cands[idx - 1]
         if ok and cur is not None:
             return cur
-    for el in (lines or LineIndex(tree)).at(line):
+    for el in index.at(line):
         if not clark or el.tag == clark:
             return el
     return None
