@@ -10,6 +10,7 @@ certain from the expression's shape; anything else is "no", and the steps then l
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -17,7 +18,19 @@ from lxml import etree
 from ._xpath import Node, XPathSyntaxError, parse, walk
 from ._xslt import _x
 
-__all__ = ["Scope", "error_free", "independent", "pure_functions", "rooted", "tree_preserving"]
+__all__ = [
+    "QuietVar",
+    "Scope",
+    "declaration",
+    "error_free",
+    "independent",
+    "node_path",
+    "predicate_error_free",
+    "pure_functions",
+    "rooted",
+    "strings_or_nodes",
+    "tree_preserving",
+]
 
 # Built-in functions whose result depends on the focus when called without arguments (with them, it does not).
 _FOCUS_WITHOUT_ARGS = frozenset(
@@ -51,6 +64,15 @@ _AXES_IN_TREE = frozenset(
 )
 
 
+QuietVar = Callable[[str], bool]
+"""Whether a variable (by name) holds nodes or strings: compared with untyped values it is compared as a string and
+never converted (see :func:`strings_or_nodes`)."""
+
+
+def _no_var(name: str) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Scope:
     """Where an expression stands: the stylesheet's global variables and parameters (not shadowed by a variable
@@ -60,6 +82,7 @@ class Scope:
     globals: frozenset[str]
     namespaces: dict[str | None, str]
     pure: frozenset[tuple[str, str]]
+    quiet_var: QuietVar = _no_var
 
     def function(self, name: str) -> tuple[str, str]:
         """The expanded name (namespace, local name) of a function called ``name`` here."""
@@ -127,46 +150,49 @@ def independent(node: Node, scope: Scope, inner: bool = False, bound: frozenset[
     return all(independent(c, scope, inner, bound) for c in node.children)
 
 
-def _node_path(node: Node) -> bool:
+def node_path(node: Node, quiet_var: QuietVar = _no_var) -> bool:
     """A path of axis steps (or ``.``), each with error-free predicates: nodes, never an error."""
     if node.kind == "context":
         return True
     if node.kind == "paren":
-        return len(node.children) == 1 and _node_path(node.children[0])
+        return len(node.children) == 1 and node_path(node.children[0], quiet_var)
     if node.kind == "step":
-        return node.axis in _AXES_IN_TREE and all(_predicate_error_free(p) for p in node.children)
+        return node.axis in _AXES_IN_TREE and all(predicate_error_free(p, quiet_var) for p in node.children)
     if node.kind == "path":
-        return all(_node_path(s) for s in node.children)
+        return all(node_path(s, quiet_var) for s in node.children)
     if node.kind == "binary" and node.op in ("|", "union", "intersect", "except"):
-        return all(_node_path(c) for c in node.children)
+        return all(node_path(c, quiet_var) for c in node.children)
     return False
 
 
-def _predicate_error_free(node: Node) -> bool:
+def predicate_error_free(node: Node, quiet_var: QuietVar = _no_var) -> bool:
     """A predicate whose evaluation cannot raise: a position (a number), node paths (existence), ``and``/``or``,
     ``not``/``exists``/``empty``/``boolean`` of node paths, and ``=``/``!=`` between node paths and string literals
     (untyped values compared as strings)."""
     if node.kind == "number":
         return True
     if node.kind == "paren":
-        return len(node.children) == 1 and _predicate_error_free(node.children[0])
+        return len(node.children) == 1 and predicate_error_free(node.children[0], quiet_var)
     if node.kind == "binary" and node.op in ("and", "or"):
-        return all(_predicate_error_free(c) for c in node.children)
+        return all(predicate_error_free(c, quiet_var) for c in node.children)
     if node.kind == "binary" and node.op in ("=", "!="):
-        return all(c.kind == "literal" or _node_path(c) for c in node.children)
+        return all(
+            c.kind == "literal" or (c.kind == "var" and quiet_var(c.name)) or node_path(c, quiet_var)
+            for c in node.children
+        )
     if node.kind == "call" and node.name in ("not", "exists", "empty", "boolean") and len(node.children) == 1:
-        return _node_path(node.children[0]) or _predicate_error_free(node.children[0])
-    return _node_path(node)
+        return node_path(node.children[0], quiet_var) or predicate_error_free(node.children[0], quiet_var)
+    return node_path(node, quiet_var)
 
 
 def rooted(node: Node) -> bool:
     """A node sequence of the validated document found from its root without error: a path from ``/`` (or ``//``)
     of axis steps with error-free predicates, a union of such, or such a union or path followed by axis steps."""
     if node.kind == "path" and node.root:
-        return all(_node_path(s) for s in node.children)
+        return all(node_path(s) for s in node.children)
     if node.kind == "path":
         first, *rest = node.children
-        return rooted(first) and all(_node_path(s) for s in rest)
+        return rooted(first) and all(node_path(s) for s in rest)
     if node.kind == "paren":
         return len(node.children) == 1 and rooted(node.children[0])
     if node.kind == "binary" and node.op in ("|", "union"):
@@ -248,3 +274,50 @@ def pure_functions(root: etree._Element) -> frozenset[tuple[str, str]]:
         return ok
 
     return frozenset(k for k in functions if pure(k))
+
+
+_STRING_FUNCTIONS = frozenset(
+    (
+        *("normalize-space", "string", "concat", "substring", "substring-before", "substring-after"),
+        *("upper-case", "lower-case", "translate", "string-join", "normalize-unicode"),
+    )
+)
+
+
+def declaration(
+    name: str, element: etree._Element, template: etree._Element, globals_: dict[str, etree._Element]
+) -> etree._Element | None:
+    """The one declaration of variable ``name`` visible at ``element``: a variable of the template (exactly one of
+    that name, an ancestor's earlier sibling or an earlier sibling's), else a global one; None when unsure."""
+    local = [v for v in template.iter(_x("variable"), _x("param")) if v.get("name") == name]
+    if len(local) > 1:
+        return None
+    if local:
+        declared = local[0]
+        parent = declared.getparent()
+        if parent is None or not any(a is parent for a in element.iterancestors()):
+            return None
+        ancestor = next(a for a in [element, *element.iterancestors()] if a.getparent() is parent)
+        return declared if parent.index(declared) < parent.index(ancestor) else None
+    return globals_.get(name)
+
+
+def strings_or_nodes(declared: etree._Element | None, globals_: dict[str, etree._Element], depth: int = 0) -> bool:
+    """Whether the variable's value is nodes or strings, by its expression (a global variable it reads, as
+    hoist-document-constants writes ``<xsl:variable name="v" select="$G"/>``, by the global's)."""
+    if declared is None or declared.get("as") is not None:
+        return False
+    select = declared.get("select")
+    if select is None:
+        return False
+    try:
+        tree = parse(select)
+    except XPathSyntaxError:
+        return False
+    while tree.kind == "paren" and len(tree.children) == 1:
+        tree = tree.children[0]
+    if tree.kind == "call":
+        return tree.name in _STRING_FUNCTIONS
+    if tree.kind == "var" and depth < 4:
+        return strings_or_nodes(globals_.get(tree.name), globals_, depth + 1)
+    return tree_preserving(tree)  # nodes: the focus, axis steps from it, paths from the root

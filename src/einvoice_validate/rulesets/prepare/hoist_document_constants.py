@@ -1,37 +1,51 @@
 """Preparation step ``hoist-document-constants``: what a rule reads from the document's root is read once per document.
 
 A rule on an invoice line that tests a header value (``/ubl:Invoice/cbc:DocumentCurrencyCode``, FNFE's
-``custom:isSpecialContract(/ubl:Invoice|/cn:CreditNote)``, ``count(//cac:InvoiceLine)``) evaluates it again on
-every line, and each evaluation lists the root element's children, the lines among them: the pack's time grows with
-the square of the lines (FNFE's BR-FR rules: 2,000 lines took 6 x the time of 500, issue 41).
+``custom:isSpecialContract(/ubl:Invoice|/cn:CreditNote)``, ``count(//cac:InvoiceLine)``) evaluates it again on every
+line, and each evaluation lists the root element's children, the lines among them: the pack's time grows with the square
+of the lines (FNFE's BR-FR rules: 2,000 lines took 6 x the time of 500, issue 41).
 
-``hoist-document-constants`` (v1, issue 41) gives each such part of a rule's expression a global variable, read in
-its place: Saxon evaluates a global variable once per transformation (one document), when first read. A part is
-hoisted when it is certain to have the same value wherever the rule evaluates it (:func:`._constants.independent`):
-it reads the document through a path from its root only, no variable but global ones, no ``current()``; it stands
-where the focus is the rule's context node, or a node found from it (so its ``/`` is the validated document's
-root), in a template of a mode whose templates only ever meet nodes of the validated document
-(``_document_only_modes``), outside ``xsl:for-each`` and the like; and it is worth it: a path that goes below the
-root element (``/X/Y``, ``//Y``, ``(/A | /B)/Y``), ``count``/``exists``/``empty``/``boolean``/``not`` of one, or a
-call of a pure stylesheet function (:func:`._constants.pure_functions`: an atomic value from its arguments alone)
-whose arguments are such paths, literals or global variables. Of a path whose later steps read local variables,
-the longest leading part that does not is hoisted (``/ubl:Invoice/cac:TaxTotal[...]/cac:TaxSubtotal[cbc:Percent =
-$rate]`` reads ``$einvoice-validate.once-1/cac:TaxSubtotal[cbc:Percent = $rate]``).
+``hoist-document-constants`` (v1, issue 41) gives each such part of a rule's expression a global variable, read in its
+place: Saxon evaluates a global variable once per transformation (one document), when first read. A part is hoisted when
+it is certain to have the same value wherever the rule evaluates it (:func:`._constants.independent`): it reads the
+document through a path from its root only, no variable but global ones, no ``current()``; it stands where the focus is
+the rule's context node, or a node found from it (so its ``/`` is the validated document's root), in a template of a
+mode whose templates only ever meet nodes of the validated document (``_document_only_modes``), outside ``xsl:for-each``
+and the like; and it is worth it: a path that goes below the root element (``/X/Y``, ``//Y``, ``(/A | /B)/Y``),
+``count``/``exists``/``empty``/``boolean``/``not`` of one, or a call of a pure stylesheet function
+(:func:`._constants.pure_functions`: an atomic value from its arguments alone) whose arguments are such paths, literals
+or global variables. Of a path whose later steps read local variables, the longest leading part that does not is hoisted
+(``/ubl:Invoice/cac:TaxTotal[...]/cac:TaxSubtotal[cbc:Percent = $rate]`` reads
+``$einvoice-validate.once-1/cac:TaxSubtotal[cbc:Percent = $rate]``).
 
-Errors stay where they were. A hoisted path can raise none (its predicates are positions, existence tests and
-comparisons with string literals: :func:`._constants.rooted`). A function call can: an error in a global variable
-is not caught by the ``xsl:try`` of the rule that reads it (it stops the pack), so the variable holds the call's
-value inside its own ``xsl:try``, and on an error a map with the error's code and description; where the call stood,
-``(if ($V instance of map(*)) then error($V('einvoice-validate.error'), $V('description')) else $V)`` raises that
-error again, with the same code and text, at the same place, as the rule's ``xsl:try`` (or the pack's) saw it
-before. Everything else is unchanged: every finding and every error is the same, on every document.
+Errors stay where they were. A part is hoisted only where what the expression does next with its items (the later steps
+of its path, the predicates of its filter) cannot raise: an error there is raised in the same evaluation as before
+(SaxonC's error texts quote the expression it was evaluating). A hoisted path can raise none (its predicates are
+positions, existence tests and comparisons with string literals: :func:`._constants.rooted`). A function call can: an
+error in a global variable is not caught by the ``xsl:try`` of the rule that reads it (it stops the pack), so the
+variable holds the call's value inside its own ``xsl:try``, and on an error a map with the error's code and description;
+where the call stood, ``(if ($V instance of map(*)) then error($V('einvoice-validate.error'), $V('description')) else
+$V)`` raises that error again, with the same code and text, at the same place, as the rule's ``xsl:try`` (or the pack's)
+saw it before. Everything else is unchanged: every finding and every error is the same, on every document.
 """
 
 from __future__ import annotations
 
 from lxml import etree
 
-from ._constants import Scope, error_free, independent, pure_functions, rooted, tree_preserving
+from ._constants import (
+    QuietVar,
+    Scope,
+    declaration,
+    error_free,
+    independent,
+    node_path,
+    predicate_error_free,
+    pure_functions,
+    rooted,
+    strings_or_nodes,
+    tree_preserving,
+)
 from ._xpath import Node, XPathSyntaxError, parse
 from ._xslt import _CONTEXT_CHANGERS, _XSL, _document_only_modes, _template_modes, _x
 
@@ -63,16 +77,20 @@ class _Hoister:
     def __init__(self, root: etree._Element) -> None:
         self.root = root
         self.pure = pure_functions(root)
-        self.globals = frozenset(
-            str(e.get("name")) for e in root if isinstance(e.tag, str) and e.tag in (_x("variable"), _x("param"))
-        )
+        self.declared = {
+            str(e.get("name")): e for e in root if isinstance(e.tag, str) and e.tag in (_x("variable"), _x("param"))
+        }
+        self.globals = frozenset(self.declared)
         self.names: dict[tuple[str, bool, tuple[tuple[str | None, str], ...]], str] = {}
         self.taken = {str(e.get("name")) for e in root.iter(_x("variable"), _x("param"))}
 
     # -- finding the parts
-    def parts(self, node: Node, scope: Scope, same_tree: bool) -> list[tuple[Node, int, bool]]:
-        """The parts of ``node`` to hoist: (node, end of the hoisted text, guarded)."""
-        if same_tree:
+    def parts(self, node: Node, scope: Scope, same_tree: bool, tail_safe: bool = True) -> list[tuple[Node, int, bool]]:
+        """The parts of ``node`` to hoist: (node, end of the hoisted text, guarded). ``tail_safe``: what the
+        expression does with ``node``'s items next (the later steps of its path, the predicates of its filter)
+        cannot raise; else ``node`` stays, so that an error there is raised in the same evaluation as before (SaxonC
+        quotes the expression it was evaluating in the error's text)."""
+        if same_tree and tail_safe:
             found = self.candidate(node, scope)
             if found is not None:
                 return [found]
@@ -82,7 +100,8 @@ class _Hoister:
             keeps = bool(node.root)
             for n, step in enumerate(node.children):
                 if n == 0 and not node.root:
-                    out += self.parts(step, scope, same_tree)
+                    rest_safe = all(node_path(s, scope.quiet_var) for s in node.children[1:])
+                    out += self.parts(step, scope, same_tree, rest_safe)
                     keeps = same_tree and tree_preserving(step)
                 else:
                     out += self.parts(step, scope, keeps and same_tree)
@@ -94,17 +113,20 @@ class _Hoister:
             return out
         if kind == "filter":
             primary, *preds = node.children
-            out += self.parts(primary, scope, same_tree)
+            out += self.parts(primary, scope, same_tree, all(predicate_error_free(p, scope.quiet_var) for p in preds))
             for pred in preds:
                 out += self.parts(pred, scope, same_tree and tree_preserving(primary))
             return out
         if kind == "binary" and node.op == "!":
             left, right = node.children
-            return self.parts(left, scope, same_tree) + self.parts(right, scope, same_tree and tree_preserving(left))
+            out += self.parts(left, scope, same_tree, node_path(right, scope.quiet_var))
+            return out + self.parts(right, scope, same_tree and tree_preserving(left))
         if kind == "opaque":
             return []
+        # a parenthesis or a union hands its operands' items to what comes next: the same consumer
+        passes = kind == "paren" or (kind == "binary" and node.op in ("|", "union", "intersect", "except"))
         for child in node.children:
-            out += self.parts(child, scope, same_tree)
+            out += self.parts(child, scope, same_tree, tail_safe if passes else True)
         return out
 
     def candidate(self, node: Node, scope: Scope) -> tuple[Node, int, bool] | None:
@@ -114,19 +136,18 @@ class _Hoister:
                 if node.children and all(self.argument(a, scope) for a in node.children):
                     return node, node.end, True
                 return None
-            if (
-                uri.endswith("xpath-functions")
-                and local in _WORTH_CALLS
-                and error_free(node)
-                and _deep(node.children[0])
-            ):
+            worth = uri.endswith("xpath-functions") and local in _WORTH_CALLS
+            if worth and error_free(node) and _deep(node.children[0]):
                 return node, node.end, False
             return None
         if node.kind in ("path", "paren") and rooted(node) and independent(node, scope) and _deep(node):
             return node, node.end, False
         if node.kind == "path":
-            # the longest leading part that qualifies (later steps read local variables or may raise)
+            # the longest leading part that qualifies (later steps read local variables), when the steps after it
+            # cannot raise (an error there stays in the evaluation it was raised in before)
             for cut in range(len(node.children) - 1, 0, -1):
+                if not all(node_path(s, scope.quiet_var) for s in node.children[cut:]):
+                    break
                 head = Node(
                     "path",
                     node.start,
@@ -135,13 +156,7 @@ class _Hoister:
                     root=node.root,
                     seps=node.seps[: cut - 1],
                 )
-                if (
-                    head.children
-                    and (head.root or cut > 1)
-                    and rooted(head)
-                    and independent(head, scope)
-                    and _deep(head)
-                ):
+                if (head.root or cut > 1) and rooted(head) and independent(head, scope) and _deep(head):
                     return head, head.end, False
         return None
 
@@ -220,9 +235,18 @@ def _hoist_document_constants(root: etree._Element) -> None:
                 continue
             if element.tag in _OWN_FOCUS or _inside(element, template):
                 continue
-            scope = Scope(hoister.globals - local, dict(element.nsmap), hoister.pure)
+            scope = Scope(
+                hoister.globals - local, dict(element.nsmap), hoister.pure, _quiet_var(hoister, element, template)
+            )
             for attribute in ("select", "test"):
                 hoister.rewrite(element, attribute, scope)
+
+
+def _quiet_var(hoister: _Hoister, element: etree._Element, template: etree._Element) -> QuietVar:
+    def quiet(name: str) -> bool:
+        return strings_or_nodes(declaration(name, element, template, hoister.declared), hoister.declared)
+
+    return quiet
 
 
 def _inside(element: etree._Element, template: etree._Element) -> bool:

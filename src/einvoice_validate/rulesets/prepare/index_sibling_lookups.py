@@ -7,22 +7,23 @@ million comparisons per rule (two of these rules were two thirds of the BR-FR pa
 
 ``index-sibling-lookups`` (v1, issue 41) turns each into a key: ``<xsl:key name="einvoice-validate.key-1"
 match="cac:InvoiceLine | cac:CreditNoteLine" use="cbc:ID"/>`` and, where the lookup stood, ``(for
-$einvoice-validate.parent in .. return key('einvoice-validate.key-1', $parentlineID,
-$einvoice-validate.parent)[.. is $einvoice-validate.parent])``: Saxon indexes the lines once per document, and each
-lookup costs one access. The same nodes come back in the same (document) order: the key's third argument keeps the
-lines below the same parent, the predicate those directly below it. A lookup from the root
-(``/rsm:CrossIndustryInvoice/…/ram:IncludedSupplyChainTradeLineItem[… = $v]``) becomes ``key('…', $v)`` with that
-path as the key's pattern.
+$einvoice-validate.parent in .. return key('einvoice-validate.key-1', $parentlineID, $einvoice-validate.parent)[.. is
+$einvoice-validate.parent])``: Saxon indexes the lines once per document, and each lookup costs one access. The same
+nodes come back in the same (document) order: the key's third argument keeps the lines below the same parent, the
+predicate those directly below it. A lookup from the root
+(``/rsm:CrossIndustryInvoice/…/ram:IncludedSupplyChainTradeLineItem[… = $v]``) becomes ``key('…', $v)`` with that path
+as the key's pattern.
 
-A lookup is rewritten only in this shape: the first predicate of a step (or of a parenthesised union of such steps)
-that selects elements by name, all below ``..`` or all on one path of names from the root, is ``A = $v`` or ``A = $v
-and …`` (``$v = A`` too), where ``A`` is a path of child elements by name (ending in an attribute or not; a
-predicate on its steps only of the kinds that cannot raise, reading global variables or local ones that hold one)
-and ``$v`` a variable whose value is nodes or strings (its expression says so). Then ``A = $v`` compares strings
-(untyped values), exactly as the key does, with the same (codepoint) collation; the rest of the predicate (``true()
-and …`` where ``A = $v`` stood) and the later predicates and steps are kept; the rule's templates meet only nodes of
-the validated document (``_document_only_modes``: ``key()`` needs a tree with a document node). Every finding is
-the same, on every document.
+A lookup is rewritten only in this shape: the first predicate of a step (or of a parenthesised union of such steps) that
+selects elements by name, all below ``..`` or all on one path of names from the root, is ``A = $v`` or ``A = $v and …``
+(``$v = A`` too), where ``A`` is a path of child elements by name (ending in an attribute or not; a predicate on its
+steps only of the kinds that cannot raise, reading global variables or local ones that hold one) and ``$v`` a variable
+whose value is nodes or strings (its expression says so), and nothing the lookup keeps (the predicate's other conjuncts,
+the later predicates and steps of its path) can raise (an error there would be raised in another evaluation, and
+SaxonC's error texts quote the expression it was evaluating). Then ``A = $v`` compares strings (untyped values), exactly
+as the key does, with the same (codepoint) collation; the rest of the predicate (``true() and …`` where ``A = $v``
+stood) and the later predicates and steps are kept; the rule's templates meet only nodes of the validated document
+(``_document_only_modes``: ``key()`` needs a tree with a document node). Every finding is the same, on every document.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import re
 
 from lxml import etree
 
-from ._constants import tree_preserving
+from ._constants import declaration, node_path, predicate_error_free, strings_or_nodes
 from ._xpath import Node, XPathSyntaxError, parse, walk
 from ._xslt import _CONTEXT_CHANGERS, _XSL, _document_only_modes, _template_modes, _x
 
@@ -40,12 +41,6 @@ __all__ = ["KEY_PREFIX"]
 KEY_PREFIX = "einvoice-validate.key-"
 _PARENT = "einvoice-validate.parent"
 _NAME = re.compile(r"^(?:[\w.-]+:)?[\w.-]+$")
-_STRING_FUNCTIONS = frozenset(
-    (
-        *("normalize-space", "string", "concat", "substring", "substring-before", "substring-after"),
-        *("upper-case", "lower-case", "translate", "string-join", "normalize-unicode"),
-    )
-)
 
 
 def _name_step(step: Node, axis: str = "child") -> bool:
@@ -77,48 +72,28 @@ class _Indexer:
         self.taken.add(name)
         self.keys[(match, use, namespaces)] = name
         own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
-        key = etree.Element(_x("key"), nsmap=own)
+        # at the end: the lines of the stylesheet stay where they were (SaxonC's error texts name them)
+        key = etree.SubElement(self.root, _x("key"), nsmap=own)
         key.set("name", name)
         key.set("match", match)
         key.set("use", use)
         key.tail = "\n"
-        # keys first among the declarations (after any xsl:import/xsl:include, of which a prepared stylesheet has none)
-        self.root.insert(0, key)
         return name
 
 
-def _declaration(name: str, element: etree._Element, template: etree._Element, globals_: dict[str, etree._Element]):  # type: ignore[no-untyped-def]
-    """The one declaration of variable ``name`` visible at ``element``: a variable of the template (exactly one of
-    that name, an ancestor's earlier sibling or an earlier sibling's), else a global one; None when unsure."""
-    local = [v for v in template.iter(_x("variable"), _x("param")) if v.get("name") == name]
-    if len(local) > 1:
-        return None
-    if local:
-        declared = local[0]
-        parent = declared.getparent()
-        if parent is None or not any(a is parent for a in element.iterancestors()):
-            return None
-        ancestor = next(a for a in [element, *element.iterancestors()] if a.getparent() is parent)
-        return declared if parent.index(declared) < parent.index(ancestor) else None
-    return globals_.get(name)
+def _conjuncts(pred: Node) -> list[Node]:
+    """The operands of a predicate's ``and`` chain, leftmost first."""
+    if pred.kind == "binary" and pred.op == "and":
+        return _conjuncts(pred.children[0]) + _conjuncts(pred.children[1])
+    return [pred]
 
 
-def _strings_or_nodes(declaration: etree._Element | None) -> bool:
-    """Whether the variable's value is nodes or strings, by its expression."""
-    if declaration is None or declaration.get("as") is not None:
-        return False
-    select = declaration.get("select")
-    if select is None:
-        return False
-    try:
-        tree = parse(select)
-    except XPathSyntaxError:
-        return False
-    while tree.kind == "paren" and len(tree.children) == 1:
-        tree = tree.children[0]
-    if tree.kind == "call":
-        return tree.name in _STRING_FUNCTIONS
-    return tree_preserving(tree)  # nodes: the focus, axis steps from it, paths from the root
+def _quiet(site: _Site, preds: list[Node], later: list[Node]) -> bool:
+    """Whether nothing the rewritten lookup keeps can raise: the lookup predicate's other conjuncts, the later
+    predicates and the later steps of its path (an error there would be raised in another evaluation than before,
+    and SaxonC quotes the expression it was evaluating in the error's text)."""
+    rest = _conjuncts(preds[0])[1:] + preds[1:]
+    return all(site.quiet(p) for p in rest) and all(node_path(s) or site.quiet(s) for s in later)
 
 
 def _leftmost_conjunct(pred: Node) -> Node:
@@ -141,7 +116,8 @@ class _Site:
     def value_var(self, node: Node) -> bool:
         if node.kind != "var":
             return False
-        return _strings_or_nodes(_declaration(node.name, self.element, self.template, self.indexer.globals))
+        globals_ = self.indexer.globals
+        return strings_or_nodes(declaration(node.name, self.element, self.template, globals_), globals_)
 
     def key_path(self, node: Node) -> str | None:
         """``node`` as the text of a key's ``use``: a path of child elements by name (the last step may be an
@@ -168,15 +144,16 @@ class _Site:
 
     def global_held(self, name: str) -> str | None:
         """The global variable ``$name`` is, or holds (a local ``<xsl:variable select="$G"/>``), if any."""
-        declaration = _declaration(name, self.element, self.template, self.indexer.globals)
-        if declaration is None:
+        declared = declaration(name, self.element, self.template, self.indexer.globals)
+        if declared is None:
             return None
-        if declaration.getparent() is self.indexer.root:
-            return name if _strings_or_nodes(declaration) else None
-        select = (declaration.get("select") or "").strip()
+        if declared.getparent() is self.indexer.root:
+            return name if strings_or_nodes(declared, self.indexer.globals) else None
+        select = (declared.get("select") or "").strip()
         held = select[1:] if select.startswith("$") else ""
         target = self.indexer.globals.get(held)
-        return held if _NAME.match(held) and target is not None and _strings_or_nodes(target) else None
+        ok = target is not None and strings_or_nodes(target, self.indexer.globals)
+        return held if _NAME.match(held) and ok else None
 
     def safe_predicate(self, node: Node) -> bool:
         if node.kind == "binary" and node.op in ("and", "or"):
@@ -184,6 +161,31 @@ class _Site:
         if node.kind == "binary" and node.op in ("=", "!="):
             return all(c.kind == "literal" or c.kind == "var" or self.node_path(c) for c in node.children)
         return self.node_path(node)
+
+    def quiet(self, node: Node) -> bool:
+        """An expression that cannot raise: :func:`._constants.predicate_error_free`, or built like one where a
+        comparison may also read a variable holding nodes or strings (compared as strings, never converted)."""
+        if predicate_error_free(node):
+            return True
+        if node.kind == "paren":
+            return len(node.children) == 1 and self.quiet(node.children[0])
+        if node.kind == "binary" and node.op in ("and", "or"):
+            return all(self.quiet(c) for c in node.children)
+        if node.kind == "binary" and node.op in ("=", "!="):
+            return all(c.kind == "literal" or self.value_var(c) or self.quiet_path(c) for c in node.children)
+        if node.kind == "call" and node.name in ("not", "exists", "empty", "boolean") and len(node.children) == 1:
+            return self.quiet(node.children[0])
+        return self.quiet_path(node)
+
+    def quiet_path(self, node: Node) -> bool:
+        """A path of axis steps (or ``.``) whose predicates are :meth:`quiet`."""
+        if node.kind == "context":
+            return True
+        if node.kind == "step":
+            return node.axis != "namespace" and all(self.quiet(p) for p in node.children)
+        if node.kind == "path" and not node.root:
+            return all(self.quiet_path(s) for s in node.children)
+        return False
 
     def node_path(self, node: Node) -> bool:
         steps = node.children if node.kind == "path" and not node.root else [node]
@@ -231,6 +233,7 @@ def _union_of_sibling_names(node: Node) -> list[str] | None:
 
 def _rewrites(site: _Site, tree: Node) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
+    parents = {id(child): node for node in walk(tree) for child in node.children}
     for node in walk(tree):
         # (../A | ../B)[A = $v …]
         if node.kind == "filter":
@@ -238,8 +241,14 @@ def _rewrites(site: _Site, tree: Node) -> list[tuple[int, int, str]]:
             names = _union_of_sibling_names(primary)
             if names is None:
                 continue
+            parent = parents.get(id(node))
+            later = (
+                parent.children[1:]
+                if parent is not None and parent.kind == "path" and parent.children[0] is node
+                else []
+            )
             found = site.lookup(preds[0])
-            if found is None:
+            if found is None or not _quiet(site, preds, later):
                 continue
             use, value = found
             key = site.indexer.key(" | ".join(names), use, site.element)
@@ -248,7 +257,7 @@ def _rewrites(site: _Site, tree: Node) -> list[tuple[int, int, str]]:
             steps = node.children
             if not node.root and _parent_step(steps[0]) and _name_step(steps[1]) and steps[1].children:
                 found = site.lookup(steps[1].children[0])
-                if found is None:
+                if found is None or not _quiet(site, steps[1].children, steps[2:]):
                     continue
                 use, value = found
                 key = site.indexer.key(steps[1].test, use, site.element)
@@ -264,7 +273,7 @@ def _rewrites(site: _Site, tree: Node) -> list[tuple[int, int, str]]:
                 if n < 1 or not all(_name_step(s) for s in steps[first : n + 1]):
                     continue
                 found = site.lookup(steps[n].children[0])
-                if found is None:
+                if found is None or not _quiet(site, steps[n].children, steps[n + 1 :]):
                     continue
                 use, value = found
                 if node.root:
