@@ -7,7 +7,10 @@ with its specification identifier), and a Factur-X PDF (Mustang's ``EN16931_1_Te
 ``factur-x.xml`` made long: an empty ``ram:BuyerAssignedID`` in every line gives a warning per line, the
 findings' path). The rules date is fixed (``--rules-date``), so both sides run the same packs: the reference with
 the plan of that family (``plan-kosit-2026-08-31.tsv``, ``plan-full.tsv``, ``plan-france.tsv``,
-``plan-zugferd.tsv``; for the PDF, on its extracted XML).
+``plan-zugferd.tsv``; for the PDF, on its extracted XML). One more family counts empty elements instead of lines:
+``empty-elements-ubl``, the project's XRechnung UBL example with N empty ``cbc:Note`` elements (issue 40, item 7:
+one finding each, PEPPOL-EN16931-R008, located by its position among thousands of same-named siblings; 4,000 took
+23.6 s at first, 5.6 s on SaxonC before the step index-location-positions).
 
 Ours: each engine in a process of its own (``saxonc``, ``saxon-java``), a ``Validator`` validating each document
 ``--warmup`` times unmeasured, then ``--repeat`` times (the median); the process's peak resident memory over those
@@ -38,6 +41,9 @@ SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
 sys.path.insert(0, str(REPO / "tools"))
 from make_large_invoice import make  # noqa: E402
 
+sys.path.insert(0, str(REPO))
+from tests.hostile import GOOD_UBL, empty_notes  # noqa: E402
+
 CORPUS = SHARED / "corpus"
 FRANCE = CORPUS / "france/xp-z12-014-annexB-v1.3"
 EXTENDED_UBL = "urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr"
@@ -52,6 +58,7 @@ class Family:
     plan: str
     spec_id: str | None = None
     pdf: bool = False
+    empty_elements: bool = False  # sizes count empty elements (targets: growth only), not lines
 
 
 FAMILIES = (
@@ -75,6 +82,7 @@ FAMILIES = (
         "fr-extended-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", "plan-france.tsv", EXTENDED_CII
     ),
     Family("facturx-pdf", PDF_SOURCE, "plan-zugferd.tsv", pdf=True),
+    Family("empty-elements-ubl", GOOD_UBL, "plan-kosit-2026-08-31.tsv", empty_elements=True),
 )
 
 _OURS = r"""
@@ -141,7 +149,9 @@ def documents(family: Family, sizes: list[int], folder: Path) -> dict[int, tuple
             reference.write_bytes(xml)
         else:
             path = reference = folder / f"{family.name}-{lines}.xml"
-            path.write_bytes(make(lines, family.source, family.spec_id))
+            path.write_bytes(
+                empty_notes(lines) if family.empty_elements else make(lines, family.source, family.spec_id)
+            )
         out[lines] = (path, reference)
     return out
 
@@ -232,8 +242,10 @@ def main() -> int:
                 f"\n{family.name}: {family.source.name}{' (spec id ' + family.spec_id + ')' if family.spec_id else ''}"
             )
             print(f"  ours: {' + '.join(ours[engines[0]][0].packs)}; reference plan {family.plan}")
-            header = "  lines     bytes " + "".join(f"{e + ' ms':>14} {'us/line':>8} {'MB':>5}" for e in engines)
-            print(header + ("" if args.no_reference else f"{'ref ms':>12} {'us/line':>8} {'MB':>5} {'best/ref':>9}"))
+            unit = "elements" if family.empty_elements else "lines"
+            per = "us/elem" if family.empty_elements else "us/line"
+            header = f"  {unit:>5}     bytes " + "".join(f"{e + ' ms':>14} {per:>8} {'MB':>5}" for e in engines)
+            print(header + ("" if args.no_reference else f"{'ref ms':>12} {per:>8} {'MB':>5} {'best/ref':>9}"))
             best: dict[int, float] = {}
             ref: dict[int, float] = {}
             for i, lines in enumerate(sizes):
@@ -251,14 +263,14 @@ def main() -> int:
             if 500 in sizes and 2000 in sizes:
                 at = {n: {e: ours[e][sizes.index(n)].seconds for e in engines} for n in (500, 2000)}
                 growth = {e: at[2000][e] / at[500][e] for e in engines}
-                line = "  growth 500 -> 2,000 lines: " + ", ".join(f"{e} {g:.2f}x" for e, g in growth.items())
+                line = f"  growth 500 -> 2,000 {unit}: " + ", ".join(f"{e} {g:.2f}x" for e, g in growth.items())
                 if ref:
                     line += f", reference {ref[2000] / ref[500]:.2f}x"
                 print(line)
                 fastest = min(engines, key=lambda e: at[2000][e])
                 if growth[fastest] > 5:
                     missed.append(f"{family.name}: {fastest} grows {growth[fastest]:.2f}x (target <= 5x)")
-                if ref and ref[2000] / best[2000] < 2:
+                if ref and ref[2000] / best[2000] < 2 and not family.empty_elements:
                     ratio = ref[2000] / best[2000]
                     missed.append(
                         f"{family.name}: the best engine {ratio:.2f}x the reference at 2,000 lines (target 2x)"

@@ -4,7 +4,7 @@ by tools/make_large_invoice.py), on the engine chosen. A difference is printed w
 is the number of packs that differ.
 
 Usage: python benchmarks/prepare_proof.py [--steps hoist-document-constants,...]
-       [--engine saxonc|saxon-java] [--packs KEY,...] [--limit N]   (needs `make rulesets`)
+       [--engine saxonc|saxon-java] [--packs ID|KEY,...] [--limit N]   (needs `make rulesets`)
 """
 
 from __future__ import annotations
@@ -67,16 +67,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", default="hoist-document-constants,index-sibling-lookups,index-location-positions")
     parser.add_argument("--engine", default=None)
-    parser.add_argument("--packs", default=None, help="pack keys (default: every installed Schematron pack)")
+    parser.add_argument(
+        "--packs", default=None, help="pack ids or keys (id@version; default: every installed Schematron pack)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="at most this many documents per syntax (0: all)")
     args = parser.parse_args()
     steps = args.steps.split(",")
     registry = Registry()
     engine = get_engine(args.engine)
-    keys = (
-        args.packs.split(",")
-        if args.packs
-        else sorted(k for k, m in registry.manifests.items() if m.kind == "schematron")
+    wanted = args.packs.split(",") if args.packs else None  # a key (id@version) or an id: each of its versions
+    keys = sorted(
+        k
+        for k, m in registry.manifests.items()
+        if m.kind == "schematron" and (wanted is None or k in wanted or m.id in wanted)
     )
     corpora: dict[str, list[tuple[str, str]]] = {}
     failed = 0
