@@ -6,7 +6,7 @@ French CTC in the EN16931 and EXTENDED-CTC-FR profiles, UBL and CII (annex B V1.
 with its specification identifier), and a Factur-X PDF (Mustang's ``EN16931_1_Teilrechnung.pdf`` with its
 ``factur-x.xml`` made long: an empty ``ram:BuyerAssignedID`` in every line gives a warning per line, the
 findings' path). The rules date is fixed (``--rules-date``), so both sides run the same packs: the reference with
-the plan of that family (``plan-kosit-2026-08-31.tsv``, ``plan-full.tsv``, ``plan-france.tsv``,
+the plan of that family (``plan-kosit-2026-08-31.tsv``, ``plan-full.tsv``, ``plan-france-2026-10-01.tsv``,
 ``plan-zugferd.tsv``; for the PDF, on its extracted XML). One more family counts empty elements instead of lines:
 ``empty-elements-ubl``, the project's XRechnung UBL example with N empty ``cbc:Note`` elements (issue 40, item 7:
 one finding each, PEPPOL-EN16931-R008, located by its position among thousands of same-named siblings; 4,000 took
@@ -49,6 +49,9 @@ FRANCE = CORPUS / "france/xp-z12-014-annexB-v1.3"
 EXTENDED_UBL = "urn:cen.eu:en16931:2017#conformant#urn.cpro.gouv.fr:1p0:extended-ctc-fr"
 EXTENDED_CII = "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended"
 PDF_SOURCE = CORPUS / "zugferd/mustang-library/EN16931_1_Teilrechnung.pdf"
+PLAN_FRANCE = (
+    "plan-france-2026-10-01.tsv"  # FNFE-MPE 1.4.0.04, in force on the default rules date (1.4.0.03: plan-france.tsv)
+)
 
 
 @dataclass(frozen=True)
@@ -73,14 +76,10 @@ FAMILIES = (
         "plan-kosit-2026-08-31.tsv",
     ),
     Family("peppol", CORPUS / "peppol-bis/examples/base-example.xml", "plan-full.tsv"),
-    Family("fr-en16931-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", "plan-france.tsv"),
-    Family("fr-en16931-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", "plan-france.tsv"),
-    Family(
-        "fr-extended-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", "plan-france.tsv", EXTENDED_UBL
-    ),
-    Family(
-        "fr-extended-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", "plan-france.tsv", EXTENDED_CII
-    ),
+    Family("fr-en16931-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", PLAN_FRANCE),
+    Family("fr-en16931-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", PLAN_FRANCE),
+    Family("fr-extended-ubl", FRANCE / "UC1_F202500003_00-INV_20250701_UBL_EN16931.xml", PLAN_FRANCE, EXTENDED_UBL),
+    Family("fr-extended-cii", FRANCE / "UC1_F202500003_00-INV_20250701_CII_EN16931.xml", PLAN_FRANCE, EXTENDED_CII),
     Family("facturx-pdf", PDF_SOURCE, "plan-zugferd.tsv", pdf=True),
     Family("empty-elements-ubl", GOOD_UBL, "plan-kosit-2026-08-31.tsv", empty_elements=True),
 )

@@ -8,6 +8,7 @@ process on the same documents.
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from pathlib import Path
 
@@ -179,7 +180,7 @@ def test_a_batch_and_the_cli_run_the_engine_asked_for(registry: Registry, capsys
 
 
 def test_a_large_document_runs_on_saxon_java_when_the_work_chooses(
-    monkeypatch: pytest.MonkeyPatch, registry: Registry
+    monkeypatch: pytest.MonkeyPatch, registry: Registry, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Unless an engine is named, each document's size chooses: from LARGE_DOCUMENT_BYTES on saxon-java (when
     installed), and the report says why; a named engine is never switched (here the threshold is lowered to the
@@ -202,6 +203,12 @@ def test_a_large_document_runs_on_saxon_java_when_the_work_chooses(
     monkeypatch.setenv(ENGINE_ENV, "saxonc")
     assert Validator(rules_home=registry.home).validate(large).engine == "saxonc"
     monkeypatch.delenv(ENGINE_ENV)
+    # the CLI on a few files (the work chooses saxonc) keeps the choice per file open; --engine closes it
+    for named, engines in ((None, ["saxonc", "saxon-java"]), ("saxonc", ["saxonc", "saxonc"])):
+        args = ["--home", str(registry.home), "validate", "--format", "jsonl", "--workers", "1"]
+        main([*args, *(["--engine", named] if named else []), str(small), str(large)])
+        rows = [json.loads(row) for row in capsys.readouterr().out.splitlines()]
+        assert [row["engine"] for row in rows] == engines, named
     monkeypatch.setattr(java_module, "java_available", lambda: False)
     name, why = engine_for_size(large.stat().st_size)
     assert name == "saxonc" and why is not None and "not installed" in why
