@@ -18,7 +18,7 @@ from pathlib import Path
 from einvoice_validate.errors import InputError, RulesetError
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.rulesets.prepare import DEFAULT_STEPS, prepare_stylesheet, stylesheet_resources
+from einvoice_validate.rulesets.prepare import prepare_stylesheet, steps_for, stylesheet_resources
 from einvoice_validate.schematron.engines import StylesheetRuntimeError, get_engine
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ def main() -> int:
             files = list(pack.manifest.files)
             without = prepare_stylesheet(
                 official.read_bytes(),
-                [s for s in DEFAULT_STEPS if s not in steps],
+                [s for s in steps_for(pack.manifest.output) if s not in steps],  # the installer's steps for its format
                 resources=stylesheet_resources(pack.directory, rel, files),
             )
             other = Path(tmp) / key / official.name
