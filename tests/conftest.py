@@ -1,4 +1,5 @@
-"""Shared fixtures: the shared corpus folder and the installed rule packs (compiled once per session)."""
+"""Shared fixtures: the shared corpus folder, the installed rule packs (compiled once per session), the suite's
+fixed rules date and hypothesis' profiles."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
+import einvoice_validate.acceptance
+import einvoice_validate.cli
+import einvoice_validate.validator
 from einvoice_validate import Report, Validator
 from einvoice_validate.rulesets import Registry
 
@@ -30,6 +35,55 @@ def shared() -> Path:
 # CEN 1.3.16 (plan-kosit-2026-08-31.tsv).
 KOSIT_PLAN_DAY = date(2026, 8, 30)
 SUMMER_2026 = date(2026, 8, 31)
+
+# --- a fixed clock ------------------------------------------------------------------------------------------------
+# Results must not follow the machine's clock: a validation that gives no rules date runs on SUITE_DAY, in every test
+# and in the Python processes the tests start. In this process an autouse fixture patches the library's default date
+# source (``date.today()`` in the modules that fall back to it); in the processes it starts (pool workers, the CLI or
+# a server as a subprocess, Spark's Python workers) tests/clock/sitecustomize.py does the same, from
+# EINVOICE_TESTS_TODAY. Only tests marked ``today`` see the machine's date (tests/test_rules_date.py: the default is
+# today, and "today" injected on each side of every version change the manifests know).
+SUITE_DAY = date(2026, 11, 24)
+TODAY_ENV = "EINVOICE_TESTS_TODAY"
+DEFAULT_DATE_SOURCES = (einvoice_validate.validator, einvoice_validate.cli, einvoice_validate.acceptance)
+os.environ[TODAY_ENV] = SUITE_DAY.isoformat()
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(REPO / "tests" / "clock"), os.environ.get("PYTHONPATH")) if p
+)
+
+
+def inject_today(monkeypatch: pytest.MonkeyPatch, day: date) -> None:
+    """Make ``day`` the library's "today" (its default rules date) for the rest of the test, here and in the
+    processes it starts."""
+
+    class Today(date):
+        @classmethod
+        def today(cls) -> date:
+            return day
+
+    for module in DEFAULT_DATE_SOURCES:  # (tests/test_rules_date.py fails if one of them stops being the source)
+        monkeypatch.setattr(module, "date", Today)
+    monkeypatch.setenv(TODAY_ENV, day.isoformat())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "today: sees the machine's date (the suite's fixed rules date is not set)")
+
+
+@pytest.fixture(autouse=True)
+def suite_day(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("today") is None:
+        inject_today(monkeypatch, SUITE_DAY)
+    else:
+        monkeypatch.delenv(TODAY_ENV)
+
+
+# --- hypothesis ---------------------------------------------------------------------------------------------------
+# In CI (``CI`` set) the property tests run the same examples every time: a failure there is reproducible, never a
+# flake; locally they draw new examples (and keep the failing ones in the example database).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import tomllib
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from einvoice_validate._toml import toml_value
 from einvoice_validate.cli import main
 from einvoice_validate.config import ConfigError, find_config, read_config, resolve
 from einvoice_validate.rulesets import Registry
+from tests.conftest import SUITE_DAY
 from tests.test_cli import BROKEN
 from tests.test_reports import on_kosit_plan_day
 
@@ -116,7 +116,7 @@ def test_config_shows_the_rules_date_no_file_may_set(tmp_path: Path, monkeypatch
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(["config"])
     [line] = [line for line in out.splitlines() if "rules-date" in line]
-    assert code == 0 and line.startswith(f'# rules-date = "{date.today().isoformat()}"')
+    assert code == 0 and line.startswith(f'# rules-date = "{SUITE_DAY.isoformat()}"')  # "today" in the suite
     assert line.endswith("# default: today; no file may set it")
     code, out, _ = run(["config", "--rules-date", "2026-08-30"])
     assert code == 0 and '# rules-date = "2026-08-30"' in out and "# command line (--rules-date); no file" in out

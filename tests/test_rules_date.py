@@ -10,7 +10,7 @@ no longer has in this form) and 1.3.16 does not.
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from einvoice_validate.errors import ProfileError
 from einvoice_validate.profiles import Profile, load_profiles, parse_rules_date, split_entry
 from einvoice_validate.rulesets import Registry
 from einvoice_validate.rulesets.manifest import load_manifests
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, inject_today
 
 SWITCH = date(2026, 4, 14)
 DOC = CORPUS / "mutations-dev" / "CII_business_example_02.m1-3.xml"
@@ -68,6 +68,7 @@ def test_before_on_and_after_the_switch(day: date, version: str, validator: Vali
 
 
 @pytest.mark.corpus
+@pytest.mark.today  # the one test of the machine's date (the suite's fixed rules date is not set here)
 def test_default_is_today(validator: Validator) -> None:
     report = validator.validate(DOC)
     (choice,) = report.version_choices
@@ -212,3 +213,52 @@ def test_prepare_skips_profiles_without_a_version_in_force(registry: Registry) -
     names = {name for name, _, _ in validator._stages}
     assert "en16931-cii" in names and not any(n.startswith("peppol-bis-") for n in names)
     assert ("en16931-cii", ("en16931-cii@1.3.16",), None) in validator._stages
+
+
+# --- "today": the default rules date, injected on each side of every version change the manifests know ------------
+
+
+def _change_days() -> list[date]:
+    """Every day a pack version starts or stops being in force (``valid_from``, the day after ``valid_until``)."""
+    days = set()
+    for manifest in load_manifests().values():
+        if manifest.valid_from is not None:
+            days.add(manifest.valid_from)
+        if manifest.valid_until is not None:
+            days.add(manifest.valid_until + timedelta(days=1))
+    return sorted(days)
+
+
+def _plan_or_refusal(validator: Validator, profile: Profile, day: date | None) -> object:
+    try:
+        return validator.plan_for(profile, day)
+    except ProfileError as exc:
+        return (exc.code, exc.reason, exc.detail)
+
+
+@pytest.mark.today  # sets "today" itself
+@pytest.mark.parametrize("change", _change_days(), ids=str)
+def test_today_is_the_default_on_each_side_of_every_version_change(
+    change: date, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With "today" injected the day before and the day of each change, every profile's plan without a rules date is
+    the plan of that day, and some profile's plan changes on the day (so the injected date is what ran)."""
+    validator = Validator(rules_home=registry.home)
+    plans = {}
+    for day in (change - timedelta(days=1), change):
+        inject_today(monkeypatch, day)
+        plans[day] = {p.name: _plan_or_refusal(validator, p, None) for p in validator.profiles}
+        assert plans[day] == {p.name: _plan_or_refusal(validator, p, day) for p in validator.profiles}
+    before, on = plans.values()
+    assert [name for name in on if on[name] != before[name]], f"no profile's plan changes on {change}"
+    if change == SWITCH:  # a whole validation on each side, as a caller without a rules date gets it
+        for day, version in ((change - timedelta(days=1), "1.3.15"), (change, "1.3.16")):
+            inject_today(monkeypatch, day)
+            report = validator.validate(DOC)
+            assert report.packs[1] == f"en16931-cii@{version}" and report.version_choices[0].rules_date == day
+
+
+def test_the_change_days_are_those_of_the_manifests() -> None:
+    days = _change_days()
+    assert SWITCH in days and date(2026, 8, 31) in days and date(2026, 9, 1) in days
+    assert len(days) >= 9
