@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from einvoice_validate.schematron import _java as java_module
 from einvoice_validate.schematron import engines as engines_module
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
 from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_for_size, engine_name
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, REPO
 
 BUSINESS_CASES = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
 MUTATIONS = sorted((CORPUS / "mutations-dev").glob("*.xml"))
@@ -128,7 +129,9 @@ def test_a_document_only_lxml_can_read_is_unreadable_not_a_crash(engine: str, re
 
 def test_the_jar_is_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = jar_path()
-    assert hashlib.sha256(real.read_bytes()).hexdigest()  # the installed jar is the pinned one
+    # the installed jar is the pinned one: its digest against the pin of rulesets/engines.toml, read here
+    pin = tomllib.loads((REPO / "rulesets" / "engines.toml").read_text(encoding="utf-8"))["saxon-he-java"]["sha256"]
+    assert hashlib.sha256(real.read_bytes()).hexdigest() == pin
     monkeypatch.setenv(JAR_ENV, str(tmp_path / "absent.jar"))
     with pytest.raises(RulesetError) as missing:
         jar_path()

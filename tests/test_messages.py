@@ -261,11 +261,14 @@ def _snapshot_rows(mutation_reports: dict[str, Report]) -> list[dict[str, object
 
 
 def test_snapshot_of_findings_in_both_languages(mutation_reports: dict[str, Report]) -> None:
+    """The committed, reviewed snapshot: ``EINVOICE_UPDATE_SNAPSHOTS=1`` rewrites it and fails the test (a run that
+    writes it never passes: review ``git diff tests/snapshots`` and run again without it); in CI it is refused."""
     rows = _snapshot_rows(mutation_reports)
-    text = json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
     if UPDATE:
+        assert not os.environ.get("CI"), "the snapshot is reviewed, never rewritten in CI (EINVOICE_UPDATE_SNAPSHOTS)"
         SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
-        SNAPSHOT.write_text(text, encoding="utf-8")
+        SNAPSHOT.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        pytest.fail(f"{SNAPSHOT} written: review it (git diff) and run again without EINVOICE_UPDATE_SNAPSHOTS")
     assert SNAPSHOT.is_file(), "no snapshot yet: run with EINVOICE_UPDATE_SNAPSHOTS=1 and review it"
     assert json.loads(SNAPSHOT.read_text(encoding="utf-8")) == rows
 

@@ -4,6 +4,8 @@ correctly (the same findings as the UTF-8 original); a wrong or unknown declared
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from einvoice_validate import InputError, Report, Validator
@@ -48,6 +50,15 @@ def test_umlauts_survive_latin1(validator_: Validator) -> None:
     body = invoice_body(GOOD_UBL).replace("RE-2025-00417", "RE-Müller-Straße")
     report = validator_.validate(with_declaration(body, "iso-8859-1", declared="ISO-8859-1"))
     assert report.valid
+    # The text itself, read back: the XSD finding on an amount quotes it ('Müller-Straße' is no decimal), as for the
+    # same invoice in UTF-8; a document read in another encoding would quote other characters (MÃ¼ller-StraÃŸe).
+    amount = re.search(r'<cbc:PayableAmount currencyID="EUR">([^<]*)<', body)
+    assert amount is not None
+    broken = body.replace(amount.group(0), amount.group(0).replace(amount.group(1), "Müller-Straße"))
+    latin1 = validator_.validate(with_declaration(broken, "iso-8859-1", declared="ISO-8859-1"))
+    quoted = [f.message.en for f in latin1.findings if f.stage == "xsd" and "'Müller-Straße'" in f.message.en]
+    assert quoted and not latin1.valid
+    assert _summary(latin1) == _summary(validator_.validate(with_declaration(broken, "utf-8")))
 
 
 @pytest.mark.parametrize(
