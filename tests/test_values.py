@@ -20,12 +20,15 @@ from einvoice_validate.values import (
     MAX_PER_FINDING,
     MAX_PER_TERM,
     MAX_VALUE_CHARS,
+    MappingPaths,
     ModelValues,
+    TermValues,
     ValueIndex,
     _steps,
     model_values,
     pick_values,
 )
+from einvoice_validate.viewer import Viewer, ViewerFailed
 from einvoice_validate.wire import FINDING_EXTRA_MEMBERS, invalid_invoice
 from tests.conftest import KOSIT_PLAN_DAY
 
@@ -280,3 +283,68 @@ def test_paths_read_from_the_stylesheet_agree_with_running_it(validator: Validat
     mine = {(t, v.location, _date(v.value, v.location or "")) for t, vs in ours.items() for _, v in vs}
     official = {(t, v.location, v.value) for t, vs in theirs.items() for _, v in vs}
     assert len(official) > 20 and mine == official
+
+
+# --- the fallbacks: no viewer pack, an expression lxml cannot evaluate, a mapping that fails ------------------------
+
+
+def _br_co_15(report: object) -> Finding:
+    [finding] = [f for f in report.findings if f.rule_id == "BR-CO-15"]  # type: ignore[attr-defined]
+    return finding
+
+
+def test_without_the_viewer_pack_the_findings_have_no_values(registry: Registry, tmp_path: Path) -> None:
+    """A rules home without xrechnung-visualization: the same findings, without values (nothing fails)."""
+    home = tmp_path / "home"
+    for pack in registry.installed():
+        if pack.key != "xrechnung-visualization@2026-01-31":
+            target = home / "packs" / pack.manifest.id / pack.manifest.version
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(pack.directory, target_is_directory=True)
+    full = Validator(rules_home=registry.home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)
+    bare = Validator(rules_home=home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)
+    assert _br_co_15(full).values and not _br_co_15(bare).values
+    assert not any(f.values for f in bare.findings)
+    assert [f.model_copy(update={"values": ()}) for f in full.findings] == list(bare.findings)
+
+
+def test_an_expression_lxml_cannot_evaluate_runs_the_mapping(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where reading the paths with lxml raises after all, the values come from running the mapping stylesheet:
+    the same values."""
+    expected = _br_co_15(Validator(rules_home=registry.home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)).values
+    ran = []
+
+    def unreadable(self: MappingPaths, root: object, needed: object) -> object:
+        raise etree.XPathEvalError("an expression lxml cannot evaluate")
+
+    real = TermValues._run_mapping
+
+    def counted(*args: object) -> object:
+        ran.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MappingPaths, "values", unreadable)
+    monkeypatch.setattr(TermValues, "_run_mapping", staticmethod(counted))
+    values = _br_co_15(Validator(rules_home=registry.home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)).values
+    assert ran and values == expected and len(values) == 3
+
+
+def test_a_mapping_that_fails_leaves_the_findings_without_values(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mapping stylesheet failing on a document (ViewerFailed): the findings, without values; no exception."""
+
+    def unreadable(self: MappingPaths, root: object, needed: object) -> object:
+        raise ValueError("an expression lxml cannot evaluate")
+
+    def failing(self: Viewer, document: object) -> object:
+        raise ViewerFailed("FORG0001", "the mapping stopped")
+
+    expected = Validator(rules_home=registry.home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)
+    monkeypatch.setattr(MappingPaths, "values", unreadable)
+    monkeypatch.setattr(Viewer, "model", failing)
+    report = Validator(rules_home=registry.home).validate(BROKEN, rules_date=KOSIT_PLAN_DAY)
+    assert _br_co_15(expected).values and not any(f.values for f in report.findings)
+    assert [f.model_copy(update={"values": ()}) for f in expected.findings] == list(report.findings)
