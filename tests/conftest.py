@@ -38,11 +38,11 @@ SUMMER_2026 = date(2026, 8, 31)
 
 # --- a fixed clock ------------------------------------------------------------------------------------------------
 # Results must not follow the machine's clock: a validation that gives no rules date runs on SUITE_DAY, in every test
-# and in the Python processes the tests start. In this process an autouse fixture patches the library's default date
-# source (``date.today()`` in the modules that fall back to it); in the processes it starts (pool workers, the CLI or
-# a server as a subprocess, Spark's Python workers) tests/clock/sitecustomize.py does the same, from
-# EINVOICE_TESTS_TODAY. Only tests marked ``today`` see the machine's date (tests/test_rules_date.py: the default is
-# today, and "today" injected on each side of every version change the manifests know).
+# and in the Python processes the tests start. In this process the library's default date source (``date.today()`` in
+# the modules that fall back to it) is patched when this file is loaded, for the whole session; in the processes it
+# starts (pool workers, the CLI or a server as a subprocess, Spark's Python workers) tests/clock/sitecustomize.py does
+# the same, from EINVOICE_TESTS_TODAY. Only tests marked ``today`` see the machine's date (tests/test_rules_date.py:
+# the default is today, and "today" injected on each side of every version change the manifests know).
 SUITE_DAY = date(2026, 11, 24)
 TODAY_ENV = "EINVOICE_TESTS_TODAY"
 DEFAULT_DATE_SOURCES = (einvoice_validate.validator, einvoice_validate.cli, einvoice_validate.acceptance)
@@ -52,17 +52,25 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 
-def inject_today(monkeypatch: pytest.MonkeyPatch, day: date) -> None:
-    """Make ``day`` the library's "today" (its default rules date) for the rest of the test, here and in the
-    processes it starts."""
-
+def _today(day: date) -> type[date]:
     class Today(date):
         @classmethod
         def today(cls) -> date:
             return day
 
-    for module in DEFAULT_DATE_SOURCES:  # (tests/test_rules_date.py fails if one of them stops being the source)
-        monkeypatch.setattr(module, "date", Today)
+    return Today
+
+
+# For the whole session, session- and module-scoped fixtures included (they run before any function fixture).
+for _module in DEFAULT_DATE_SOURCES:  # (tests/test_rules_date.py fails if one of them stops being the source)
+    _module.date = _today(SUITE_DAY)  # type: ignore[attr-defined]
+
+
+def inject_today(monkeypatch: pytest.MonkeyPatch, day: date) -> None:
+    """Make ``day`` the library's "today" (its default rules date) for the rest of the test, here and in the
+    processes it starts."""
+    for module in DEFAULT_DATE_SOURCES:
+        monkeypatch.setattr(module, "date", _today(day))
     monkeypatch.setenv(TODAY_ENV, day.isoformat())
 
 
@@ -71,10 +79,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
-def suite_day(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if request.node.get_closest_marker("today") is None:
-        inject_today(monkeypatch, SUITE_DAY)
-    else:
+def machine_today(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``today`` sees the machine's date (the library's own ``date``, no EINVOICE_TESTS_TODAY)."""
+    if request.node.get_closest_marker("today") is not None:
+        for module in DEFAULT_DATE_SOURCES:
+            monkeypatch.setattr(module, "date", date)
         monkeypatch.delenv(TODAY_ENV)
 
 

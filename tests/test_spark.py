@@ -71,6 +71,11 @@ def _local(uri: str) -> Path:
     return Path(unquote(urlparse(uri).path))
 
 
+def _normalised(path: Path) -> Path:
+    """Absolute and without "." or "..", symbolic links left as they are (Hadoop's Path does no more)."""
+    return Path(os.path.normpath(os.path.abspath(path)))
+
+
 def _wire(findings: Any) -> list[dict[str, Any]]:
     """A row's findings back in their wire form, through the model (which drops ``message.ro`` when null)."""
     return [Finding.model_validate(f).model_dump(mode="json", by_alias=True) for f in findings]
@@ -174,9 +179,10 @@ def test_validate_files_gives_the_findings_of_validate_many(
     # folders and a file-name filter: a glob over files makes Spark list each matched file in a task of its own
     results = validate_files(spark, [str(BUSINESS), str(MUTATIONS)], options={"pathGlobFilter": "*.xml"})
     assert results.schema.fieldNames() == result_schema().fieldNames()
-    # Spark reports each file by its normalised path (a shared folder given as repo/../shared has no "..")
-    given = {path.resolve(): path for path in corpus_files}
-    rows = {given.get(_local(r["path"]), _local(r["path"])): r for r in _rows(results)}
+    # Spark reports each file by its normalised path: absolute, no "..", symbolic links kept (a shared folder given as
+    # repo/../shared, itself a link, is reported as <parent>/shared/...): both sides compared normalised that way
+    given = {_normalised(path): path for path in corpus_files}
+    rows = {given.get(_normalised(_local(r["path"])), _local(r["path"])): r for r in _rows(results)}
     assert sorted(rows) == sorted(corpus_files)
     for path, row in rows.items():
         _assert_same(row, expected[path], path)
