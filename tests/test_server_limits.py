@@ -33,6 +33,7 @@ from einvoice_validate.server import ServerSettings, create_app
 from einvoice_validate.server.access import Lockout, create_key
 from einvoice_validate.server.run import uvicorn_config
 from einvoice_validate.server.watchdog import Watchdog, process_state
+from tests.bounded import run_bounded
 from tests.test_server import GOOD, StandIn
 
 VALIDATE = "/v1/invoices/validate"
@@ -66,6 +67,19 @@ def read_all(s: socket.socket, wait: float) -> bytes:
             out += chunk
     except TimeoutError:
         pass
+    return out
+
+
+def read_until_closed(s: socket.socket, wait: float = 60) -> bytes:
+    """What the server sends until it closes the connection; fails when it has not closed it after ``wait`` seconds
+    of silence (a generous "does not hang" limit, far above the timeouts tested)."""
+    s.settimeout(wait)
+    out = b""
+    try:
+        while chunk := s.recv(65536):
+            out += chunk
+    except TimeoutError:
+        pytest.fail(f"the server did not close the connection within {wait} s")
     return out
 
 
@@ -116,17 +130,15 @@ def post(body: bytes, extra: str = "", length: int | None = None) -> bytes:
 
 
 def test_a_head_that_does_not_finish_is_408_within_the_header_timeout() -> None:
-    with running() as srv:
-        raw, took = srv.exchange(b"POST /v1/invoices/validate HTTP/1.1\r\nHost: x\r\n")
+    with running() as srv, srv.connect() as s:
+        s.sendall(b"POST /v1/invoices/validate HTTP/1.1\r\nHost: x\r\n")
+        raw = read_until_closed(s)  # answered and closed: only the header timeout does that to an unfinished head
     assert_problem(raw, 408, "request.too-slow")
-    assert 0.4 < took < 3
 
 
 def test_an_idle_connection_is_closed_after_the_keep_alive_time() -> None:
     with running() as srv, srv.connect() as s:
-        t0 = time.monotonic()
-        assert read_all(s, 5) == b""  # closed, nothing said
-        assert time.monotonic() - t0 < 3
+        assert read_until_closed(s) == b""  # closed by the server, nothing said
         # and between two requests as well
         with srv.connect() as again:
             again.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -187,13 +199,12 @@ def test_http_1_0_without_host_is_served() -> None:
 
 
 def test_connections_beyond_the_limit_are_closed_at_once() -> None:
-    with running(max_connections=3, keep_alive_timeout=5) as srv:
+    # held connections would be closed after an hour: the extra one is closed at once, not when one of them goes
+    with running(max_connections=3, keep_alive_timeout=3600) as srv:
         held = [srv.connect() for _ in range(3)]
         time.sleep(0.1)
         with srv.connect() as extra:
-            t0 = time.monotonic()
-            assert read_all(extra, 3) == b""
-            assert time.monotonic() - t0 < 2
+            assert read_until_closed(extra) == b""
         for s in held:
             s.close()
         time.sleep(0.2)
@@ -333,36 +344,32 @@ def test_a_full_lockout_table_never_refuses_a_valid_key_holder() -> None:
     assert lockout.remaining("10.0.0.1") > 0
 
 
-def test_lockout_costs_constant_time_per_failure() -> None:
-    lockout = Lockout(failures=10, window=60, seconds=60, max_addresses=50_000)
-
-    def per_failure(n: int, offset: int) -> float:
-        t0 = time.perf_counter()
-        for i in range(n):
-            lockout.fail(f"a{offset + i}")
-        return (time.perf_counter() - t0) / n
-
-    small = per_failure(2000, 0)
-    per_failure(48_000, 10_000)  # the table fills
-    large = per_failure(20_000, 100_000)  # full: the overflow entry
-    assert large < 10 * small + 20e-6
+def test_lockout_memory_is_bounded_and_the_overflow_counts_the_rest() -> None:
+    """What keeps memory bounded and a failure's cost flat: a full table grows no more, and the failures of
+    addresses not in it count together in the overflow entry (the time per failure: benchmarks/test_lockout.py)."""
+    lockout = Lockout(failures=10, window=60, seconds=60, max_addresses=1000)
+    for i in range(5000):
+        lockout.fail(f"a{i}")
+    assert len(lockout) == 1000 and "a999" in lockout._table and "a1000" not in lockout._table
+    assert lockout._overflow[1] == 4000 % 10  # 4000 failures counted together: locked every tenth (window start)
+    assert lockout.fail("a1000") > 0  # the overflow entry is locked
 
 
-def test_watchdog_answers_the_request_a_stopped_worker_holds() -> None:
-    worker = subprocess.Popen(["sleep", "30"])
+def stopped_worker_is_answered() -> None:
+    """Run by :func:`test_watchdog_answers_the_request_a_stopped_worker_holds` in a bounded subprocess."""
+    worker = subprocess.Popen(["sleep", "3600"])
     try:
         watchdog = Watchdog(lambda: [worker.pid], stall_timeout=0.3, interval=0.05)
 
-        async def run() -> tuple[float, bool]:
+        async def run() -> bool:
             watching = asyncio.create_task(watchdog.run())
             never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             held = asyncio.create_task(watchdog.guard(never))
             await asyncio.sleep(0.1)
             assert not watchdog.degraded
             os.kill(worker.pid, signal.SIGSTOP)
-            t0 = time.monotonic()
             with pytest.raises(WorkerDied) as died:
-                await held
+                await held  # never answered but by the watchdog (the bound of the subprocess)
             assert died.value.reason == "stalled" and died.value.code == "server.error"
             degraded = watchdog.degraded
             later = asyncio.create_task(watchdog.guard(asyncio.sleep(0.6, "done")))  # sent after the stop: untouched
@@ -370,14 +377,17 @@ def test_watchdog_answers_the_request_a_stopped_worker_holds() -> None:
             os.kill(worker.pid, signal.SIGCONT)
             await asyncio.sleep(0.2)
             watching.cancel()
-            return time.monotonic() - t0, degraded and not watchdog.degraded
+            return degraded and not watchdog.degraded
 
-        took, health_told = asyncio.run(run())
-        assert took < 2 and health_told
+        assert asyncio.run(run())  # the health said so, and says so no more
     finally:
         worker.kill()
         worker.wait()
     assert process_state(worker.pid) is None
+
+
+def test_watchdog_answers_the_request_a_stopped_worker_holds() -> None:
+    run_bounded("tests.test_server_limits:stopped_worker_is_answered", timeout=120)
 
 
 class FailingToStart(StandIn):
