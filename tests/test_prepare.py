@@ -136,8 +136,8 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
     official, official_sha = _official(pack)
     data = official.read_bytes()
     out = prepare_stylesheet(data, resources=_resources(pack))
-    assert out == prepare_stylesheet(data, resources=_resources(pack))
     path, checksum = pack.prepared()
+    # deterministic: the copy prepared at install, in another process, is byte for byte what it writes now
     assert path.read_bytes() == out, "the installed copy is what this version of the preparation writes"
     assert sha256_file(path) == checksum
     index = read_index(pack.directory)
@@ -347,7 +347,9 @@ def test_prepared_and_official_give_the_same_findings(registry: Registry, key: s
     other.write_bytes(prepare_stylesheet(official_path.read_bytes(), steps=without, resources=_resources(pack)))
     unisolated = engine.compile(other, sha256_file(other))
     files = _sample(pack.manifest.syntax)
-    assert len(files) > 50
+    if key.startswith("zugferd-"):  # half the sample: their own corpus is compared place by place (test_facturx)
+        files = files[::2]
+    assert len(files) > (25 if key.startswith("zugferd-") else 50)
     with_findings = stopped = 0
     for path in files:
         text = load(path.read_bytes()).text()
