@@ -59,28 +59,24 @@ class Running:
             return read_all(s, wait), time.monotonic() - t0
 
 
-def read_all(s: socket.socket, wait: float) -> bytes:
+def read_all(s: socket.socket, wait: float, *, until_closed: bool = False) -> bytes:
+    """What the server sends until it closes the connection or is silent for ``wait`` seconds (with
+    ``until_closed``, silence fails the test)."""
     s.settimeout(wait)
     out = b""
     try:
         while chunk := s.recv(65536):
             out += chunk
     except TimeoutError:
-        pass
+        if until_closed:
+            pytest.fail(f"the server did not close the connection within {wait} s")
     return out
 
 
 def read_until_closed(s: socket.socket, wait: float = 60) -> bytes:
-    """What the server sends until it closes the connection; fails when it has not closed it after ``wait`` seconds
-    of silence (a generous "does not hang" limit, far above the timeouts tested)."""
-    s.settimeout(wait)
-    out = b""
-    try:
-        while chunk := s.recv(65536):
-            out += chunk
-    except TimeoutError:
-        pytest.fail(f"the server did not close the connection within {wait} s")
-    return out
+    """What the server sends until it closes the connection, which it must do before ``wait`` seconds of silence
+    (a generous "does not hang" limit, far above the timeouts tested)."""
+    return read_all(s, wait, until_closed=True)
 
 
 @contextmanager
