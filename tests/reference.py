@@ -10,11 +10,11 @@
   chosen with their versions: each stylesheet and the schema the reference ran is identified by its **content
   digest** (a pack whose official file has those bytes), not by its file name (CEN 1.3.15 and 1.3.16 share
   their names, so do XRechnung 2.5.0 and 2.6.0). Then per pack key (``id@version``) the multiset of
-  (rule id, raw flag, pack location) for Schematron, and the multiset of (code, line, column) for XSD: a
-  location, a line, a column or a duplicate count that differs fails. A reference finding of a pack we did not
-  run fails. Where the reference stopped a pack with a runtime error, ours reports the error per rule and goes
-  on (issue 13): our findings there hold every one of the reference's, with at least one rule-level
-  ``schematron.runtime-error`` carrying a location.
+  (rule id, raw flag, pack location) for Schematron, and the multiset of (code, line) for XSD (the column too
+  once our XSD findings carry one: :data:`XSD_COLUMNS`): a location, a line or a duplicate count that differs
+  fails. A reference finding of a pack we did not run fails. Where the reference stopped a pack with a runtime
+  error, ours reports the error per rule and goes on (issue 13): our findings there hold every one of the
+  reference's, with at least one rule-level ``schematron.runtime-error`` carrying a location.
 
 The reference prints an id-less assertion with id null and a flag-less one with flag null: ours carries the id the
 preparation gives it (:func:`einvoice_validate.rulesets.prepare.assigned_id`: a Factur-X "not used" report, a
