@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from ._xpath import Node, XPathSyntaxError, parse, walk
-from ._xslt import _x
+from ._xslt import _CONTEXT_CHANGERS, _x
 
 __all__ = [
     "QuietVar",
@@ -321,3 +321,14 @@ def strings_or_nodes(declared: etree._Element | None, globals_: dict[str, etree.
     if tree.kind == "var" and depth < 4:
         return strings_or_nodes(globals_.get(tree.name), globals_, depth + 1)
     return tree_preserving(tree)  # nodes: the focus, axis steps from it, paths from the root
+
+
+def inside_template_focus_change(element: etree._Element, template: etree._Element) -> bool:
+    """Whether a context-changing instruction (``xsl:for-each``, ...) stands between ``element`` and its
+    ``template``: an expression there does not see the template's focus (both expression-rewriting steps ask)."""
+    for ancestor in element.iterancestors():
+        if ancestor is template:
+            return False
+        if ancestor.tag in _CONTEXT_CHANGERS:
+            return True
+    return True

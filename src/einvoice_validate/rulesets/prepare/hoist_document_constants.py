@@ -39,6 +39,7 @@ from ._constants import (
     declaration,
     error_free,
     independent,
+    inside_template_focus_change,
     node_path,
     predicate_error_free,
     pure_functions,
@@ -47,7 +48,7 @@ from ._constants import (
     tree_preserving,
 )
 from ._xpath import Node, XPathSyntaxError, parse
-from ._xslt import _CONTEXT_CHANGERS, _XSL, _document_only_modes, _template_modes, _x
+from ._xslt import _XSL, _document_only_modes, _template_modes, _x
 
 __all__ = ["ONCE_PREFIX"]
 
@@ -233,7 +234,7 @@ def _hoist_document_constants(root: etree._Element) -> None:
         for element in list(template.iter()):
             if not isinstance(element.tag, str) or not element.tag.startswith(f"{{{_XSL}}}"):
                 continue
-            if element.tag in _OWN_FOCUS or _inside(element, template):
+            if element.tag in _OWN_FOCUS or inside_template_focus_change(element, template):
                 continue
             scope = Scope(
                 hoister.globals - local, dict(element.nsmap), hoister.pure, _quiet_var(hoister, element, template)
@@ -247,13 +248,3 @@ def _quiet_var(hoister: _Hoister, element: etree._Element, template: etree._Elem
         return strings_or_nodes(declaration(name, element, template, hoister.declared), hoister.declared)
 
     return quiet
-
-
-def _inside(element: etree._Element, template: etree._Element) -> bool:
-    """Whether a context-changing instruction stands between ``element`` and its template."""
-    for ancestor in element.iterancestors():
-        if ancestor is template:
-            return False
-        if ancestor.tag in _CONTEXT_CHANGERS:
-            return True
-    return True

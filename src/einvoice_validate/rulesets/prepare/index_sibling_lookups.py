@@ -32,9 +32,9 @@ import re
 
 from lxml import etree
 
-from ._constants import declaration, node_path, predicate_error_free, strings_or_nodes
+from ._constants import declaration, inside_template_focus_change, node_path, predicate_error_free, strings_or_nodes
 from ._xpath import Node, XPathSyntaxError, parse, walk
-from ._xslt import _CONTEXT_CHANGERS, _XSL, _document_only_modes, _template_modes, _x
+from ._xslt import _XSL, _document_only_modes, _template_modes, _x
 
 __all__ = ["KEY_PREFIX"]
 
@@ -337,7 +337,7 @@ def _index_sibling_lookups(root: etree._Element) -> None:
         for element in list(template.iter()):
             if not isinstance(element.tag, str) or not element.tag.startswith(f"{{{_XSL}}}"):
                 continue
-            if element.tag in (_x("sort"), _x("number")) or _inside(element, template):
+            if element.tag in (_x("sort"), _x("number")) or inside_template_focus_change(element, template):
                 continue
             for attribute in ("select", "test"):
                 text = element.get(attribute)
@@ -357,12 +357,3 @@ def _index_sibling_lookups(root: etree._Element) -> None:
                     text = text[:start] + new + text[end:]
                 if rewrites:
                     element.set(attribute, text)
-
-
-def _inside(element: etree._Element, template: etree._Element) -> bool:
-    for ancestor in element.iterancestors():
-        if ancestor is template:
-            return False
-        if ancestor.tag in _CONTEXT_CHANGERS:
-            return True
-    return True
