@@ -1,6 +1,6 @@
 """Every example of the README and the documentation site runs, and its output is the one the page quotes.
 
-The pages: README.md and docs/ (less docs/design/, docs/notes/ and docs/development/, pages written for the
+The pages: README.md and docs/ (less docs/design/ and docs/development/, pages written for the
 project's engineers). One test per page; its code blocks run in order in a fresh folder holding a copy of
 ``examples/`` and a rules home over the installed packs (so that a page may add user packs):
 
@@ -48,7 +48,7 @@ PAGES = [
     *sorted(
         p
         for p in DOCS.rglob("*.md")
-        if p.relative_to(DOCS).parts[0] not in ("design", "notes", "development") and p.name != "architecture.md"
+        if p.relative_to(DOCS).parts[0] not in ("design", "development") and p.name != "architecture.md"
     ),
 ]
 RULES_DATE = "2026-11-25"

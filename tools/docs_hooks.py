@@ -4,8 +4,8 @@ folders other engineers drop pages into.
 A page holds ``<!-- generated: NAME -->`` where a table comes from the code; :data:`GENERATORS` writes it at build
 time, so the error codes (``errors.py``, ``wire.py``), the limits (``limits.py``), the profiles and packs
 (``rulesets/``), the exit codes and the command line's help (``cli.py``) are always the ones the code has.
-``docs/notes/*.md`` and ``docs/design/*.md`` are listed in the navigation by this hook: a new page there builds
-without an edit of ``mkdocs.yml``.
+``docs/design/*.md`` are listed in the navigation by this hook: a new page there builds without an edit of
+``mkdocs.yml``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ if str(ROOT / "src") not in sys.path:  # the site is built from the checkout
     sys.path.insert(0, str(ROOT / "src"))
 
 MARKER = re.compile(r"<!-- generated: ([a-z-]+) -->")
-FOLDERS = {"notes/": "notes", "design/": "design"}
-"""Navigation entries standing for a folder of pages (``Notes: notes/``): replaced by its pages, by title."""
+FOLDERS = {"design/": "design"}
+"""Navigation entries standing for a folder of pages (``Design: design/``): replaced by its pages, by title."""
 
 
 def _cell(text: object) -> str:

@@ -1209,7 +1209,7 @@ PACKS.append(
 # here); it was published on 2026-01-24 as a correction ("HR-BR-30 aligned with EN"), so documents of the mandate's
 # first three weeks get it rather than no rules at all. 1.0.3 from 2026-03-06, the date of its official archive
 # ("HRUBLSchematron-06032026-ispravak.zip"), not 2026-03-12 (when phive added it). A rules date before 2026-01-01 is a
-# rules-date error for the Croatian profiles (docs/notes/markets-hr-pint.md). The eRačun XSD is pinned by its
+# rules-date error for the Croatian profiles (docs/explanation/families.md, Croatia). The eRačun XSD is pinned by its
 # profiles; its date (the archive's) is shown only.
 IN_FORCE.update(
     {
