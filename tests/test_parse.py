@@ -100,3 +100,49 @@ def test_invalid_invoice_is_a_report_not_an_exception(validator: Validator) -> N
     assert not report.valid
     assert report.profile == "en16931-ubl-invoice"
     assert any(f.stage == "xsd" for f in report.findings)
+
+
+UBL_XMLNS = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"'
+_TIGHT = Limits(max_depth=4, max_children=5, max_attributes=5, max_attribute_length=20)
+_ORDER = (
+    "document.unreadable/depth",
+    "invoice.too-large/children",
+    "invoice.too-large/attributes",
+    "invoice.too-large/attribute-length",
+)
+
+
+def _crowded(depth: int, children: int, attributes: int, value: int) -> str:
+    """An invoice with ``depth`` nested levels and one element of ``children`` children, ``attributes`` attributes and
+    one value of ``value`` characters."""
+    attrs = " ".join(f'a{i}="x"' for i in range(attributes))
+    body = f'<c {attrs} v="{"v" * value}">{"<b/>" * children}</c>'
+    return "<Invoice " + UBL_XMLNS + ">" + "<d>" * depth + body + "</d>" * depth + "</Invoice>"
+
+
+@pytest.mark.parametrize("depth", [0, 5])
+@pytest.mark.parametrize("children", [0, 6])
+@pytest.mark.parametrize("attributes", [0, 6])
+@pytest.mark.parametrize("value", [0, 21])
+def test_structural_limits_in_their_order(depth: int, children: int, attributes: int, value: int) -> None:
+    """Depth before children before attributes before attribute length, whichever others are exceeded too."""
+    data = _crowded(depth, children, attributes, value).encode()
+    first = next((r for r, over in zip(_ORDER, (depth, children, attributes, value), strict=True) if over), None)
+    if first is None:
+        assert load(data, _TIGHT).document_type == "ubl-invoice"
+    else:
+        assert reason_of(data, _TIGHT) == first
+
+
+def test_markup_written_without_its_bytes_is_still_counted() -> None:
+    """UTF-7 may write ``<`` and ``=`` in base64 (``+ADw-``, ``+AD0-``): counting those bytes says nothing there, so
+    the element count and the attribute probe run whatever the bytes show."""
+
+    def utf7(body: str) -> bytes:
+        return b'<?xml version="1.0" encoding="UTF-7"?>' + body.encode().replace(b"<", b"+ADw-").replace(b"=", b"+AD0-")
+
+    attributes = utf7(_crowded(0, 0, 300, 0))
+    assert attributes.count(b"=") < 200 and reason_of(attributes) == "invoice.too-large/attributes"
+    elements = utf7(_crowded(0, 2_000, 0, 0))
+    assert reason_of(elements, Limits(max_elements=100)) == "invoice.too-large/elements"
+    assert load(utf7(_crowded(0, 5, 5, 0))).document_type == "ubl-invoice"
