@@ -210,9 +210,9 @@ def test_cli_profiles_on_a_date(registry: Registry) -> None:
 def test_prepare_skips_profiles_without_a_version_in_force(registry: Registry) -> None:
     validator = Validator(rules_home=registry.home, rules_date=date(2026, 5, 1))  # before Peppol 2026.5
     validator.prepare()
-    names = {name for name, _, _ in validator._stages}
+    names = {name for name, *_ in validator._stages}
     assert "en16931-cii" in names and not any(n.startswith("peppol-bis-") for n in names)
-    assert ("en16931-cii", ("en16931-cii@1.3.16",), None) in validator._stages
+    assert ("en16931-cii", ("en16931-cii@1.3.16",), None) in {key[:3] for key in validator._stages}
 
 
 # --- "today": the default rules date, injected on each side of every version change the manifests know ------------
