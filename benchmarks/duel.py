@@ -9,8 +9,13 @@ batch) in a Python process of its own. Each side first gets ``--warmup`` unmeasu
 cases (in blocks, alternating), then ``--rounds`` rounds of one measured block each (``--block`` passes), the side
 going first alternating from round to round.
 
+``--smallest N`` runs the N smallest business cases instead (33: the small half, about 8 KB each, where the fixed
+work per document counts most). ``--baseline SRC`` adds a third side in every round: the same validator from another
+source tree with its bundled data beside it (e.g. ``git archive main | tar -x -C /tmp/base``, then ``--baseline
+/tmp/base/src``), warm alike, so a change's before and after are measured against the same reference in one run.
+
 Usage: python benchmarks/duel.py [--workers 1] [--warmup 200] [--block 4] [--rounds 15] [--engine E] [--mode M]
-       [--plan auto|FILE]   (needs `make rulesets reference`)
+       [--plan auto|FILE] [--smallest N] [--baseline SRC]   (needs `make rulesets reference`)
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import statistics
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from throughput import CASES, REPO, SHARED, WARMUP_PASSES, plan_of
 
@@ -86,7 +92,7 @@ class Side:
         self.proc.wait(timeout=60)
 
 
-def start_reference(plan: str) -> Side:
+def start_reference(plan: str, cases: list[Path]) -> Side:
     subprocess.run(["bash", str(REPO / "tools/build-reference.sh")], check=True)
     out = REPO / "build/reference"
     jar = "/usr/share/java/Saxon-HE.jar"
@@ -95,7 +101,7 @@ def start_reference(plan: str) -> Side:
     )
     plan_path = plan if plan.startswith("/") else f"../reference/{plan}"
     proc = subprocess.Popen(
-        ["java", "-cp", f"{jar}:{out}", "RefBlocks", plan_path, *map(str, CASES)],
+        ["java", "-cp", f"{jar}:{out}", "RefBlocks", plan_path, *map(str, cases)],
         cwd=SHARED / "rulesets",
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -107,10 +113,14 @@ def start_reference(plan: str) -> Side:
     return Side("reference", proc)
 
 
-def start_ours(engine: str | None, mode: str | None, workers: int) -> tuple[Side, str]:
+def start_ours(
+    engine: str | None, mode: str | None, workers: int, cases: list[Path], source: str | None = None
+) -> tuple[Side, str]:
     env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
+    if source is not None:  # another source tree of the package, ahead of this one
+        env["PYTHONPATH"] = os.pathsep.join([source, *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.Popen(
-        [sys.executable, "-c", _OURS, engine or "", mode or "", str(workers), *map(str, CASES)],
+        [sys.executable, "-c", _OURS, engine or "", mode or "", str(workers), *map(str, cases)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -120,44 +130,54 @@ def start_ours(engine: str | None, mode: str | None, workers: int) -> tuple[Side
     ready = proc.stdout.readline().split()
     if not ready or ready[0] != "ready":
         raise SystemExit("our validator did not start")
-    return Side("ours", proc), ready[1]
+    return Side("ours" if source is None else "baseline", proc), ready[1]
 
 
 def duel(
-    workers: int, warmup: int, block: int, rounds: int, engine: str | None, mode: str | None, plan: str
+    workers: int,
+    warmup: int,
+    block: int,
+    rounds: int,
+    engine: str | None,
+    mode: str | None,
+    plan: str,
+    cases: list[Path] = CASES,
+    baseline: str | None = None,
 ) -> dict[str, object]:
     """Both sides warm, then ``rounds`` alternating measured blocks: the median rates and the median of the rounds'
-    ratios (ours / reference)."""
-    ref = start_reference(plan)
-    ours, ran = start_ours(engine, mode, workers)
+    ratios (ours / reference; with ``baseline``, also the baseline's / reference)."""
+    ref = start_reference(plan, cases)
+    ours, ran = start_ours(engine, mode, workers, cases)
+    sides = [ref, ours]
+    if baseline is not None:
+        sides.append(start_ours(engine, mode, workers, cases, baseline)[0])
     try:
         step = max(1, min(20, warmup))
         done = 0
         while done < warmup:  # the warm-up alternates too (each JIT warms while the other side waits)
             n = min(step, warmup - done)
-            ref.run(n, workers)
-            ours.run(n, workers)
+            for side in sides:
+                side.run(n, workers)
             done += n
-        ratios = []
+        ratios: dict[str, list[float]] = {side.name: [] for side in sides[1:]}
         for r in range(rounds):
-            order = (ref, ours) if r % 2 == 0 else (ours, ref)
-            for side in order:
+            for side in sides[r % len(sides) :] + sides[: r % len(sides)]:  # each side goes first in turn
                 docs, secs, cpu = side.run(block, workers)
                 side.rates.append(docs / secs)
                 side.cpu_ms.append(cpu / docs * 1000)
-            ratios.append(ours.rates[-1] / ref.rates[-1])
+            for side in sides[1:]:
+                ratios[side.name].append(side.rates[-1] / ref.rates[-1])
     finally:
-        ref.close()
-        ours.close()
-    return {
-        "ran": ran,
-        "reference": statistics.median(ref.rates),
-        "ours": statistics.median(ours.rates),
-        "ratio": statistics.median(ratios),
-        "ratios": ratios,
-        "reference_cpu_ms": statistics.median(ref.cpu_ms),
-        "ours_cpu_ms": statistics.median(ours.cpu_ms),
-    }
+        for side in sides:
+            side.close()
+    result: dict[str, object] = {"ran": ran, "cases": len(cases)}
+    for side in sides:
+        result[side.name] = statistics.median(side.rates)
+        result[f"{side.name}_cpu_ms"] = statistics.median(side.cpu_ms)
+    for name, values in ratios.items():
+        result["ratio" if name == "ours" else f"{name}_ratio"] = statistics.median(values)
+        result["ratios" if name == "ours" else f"{name}_ratios"] = values
+    return result
 
 
 def main() -> int:
@@ -169,18 +189,30 @@ def main() -> int:
     parser.add_argument("--engine", default=None)
     parser.add_argument("--mode", default=None)
     parser.add_argument("--plan", default="auto")
+    parser.add_argument("--smallest", type=int, help="only the N smallest business cases (33: the small half)")
+    parser.add_argument("--baseline", help="a third side: the package from this source tree (a src folder)")
     args = parser.parse_args()
     plan = plan_of(args.plan)
-    result = duel(args.workers, args.warmup, args.block, args.rounds, args.engine, args.mode, plan)
-    ratios = result["ratios"]
-    assert isinstance(ratios, list)
-    print(
-        f"{len(CASES)} business cases, {args.workers} worker(s)/thread(s), warm-up {args.warmup} passes, "
-        f"{args.rounds} rounds of {args.block} passes; ours {result['ran']}, reference plan {plan}"
+    cases = sorted(CASES, key=lambda p: p.stat().st_size)[: args.smallest] if args.smallest else CASES
+    result = duel(
+        args.workers, args.warmup, args.block, args.rounds, args.engine, args.mode, plan, sorted(cases), args.baseline
     )
-    print(f"  reference {result['reference']:8.1f} doc/s  ({result['reference_cpu_ms']:.2f} ms CPU per document)")
-    print(f"  ours      {result['ours']:8.1f} doc/s  ({result['ours_cpu_ms']:.2f} ms CPU per document)")
-    print(f"  ratio (median of rounds) {result['ratio']:.2f} x; rounds: {' '.join(f'{r:.2f}' for r in ratios)}")
+    print(
+        f"{len(cases)} {'smallest ' if args.smallest else ''}business cases, {args.workers} worker(s)/thread(s), "
+        f"warm-up {args.warmup} passes, {args.rounds} rounds of {args.block} passes; ours {result['ran']}, "
+        f"reference plan {plan}" + (f", baseline {args.baseline}" if args.baseline else "")
+    )
+    for name in ("reference", "ours", "baseline"):
+        if name in result:
+            print(f"  {name:<9} {result[name]:8.1f} doc/s  ({result[f'{name}_cpu_ms']:.2f} ms CPU per document)")
+    for name, key in (("ours", "ratio"), ("baseline", "baseline_ratio")):
+        if key in result:
+            values = result[f"{key}s"]
+            assert isinstance(values, list)
+            print(
+                f"  {name:<9} / reference (median of rounds) {result[key]:.2f} x; "
+                f"rounds: {' '.join(f'{r:.2f}' for r in values)}"
+            )
     return 0
 
 
