@@ -3,9 +3,15 @@ each stage's ``Report.timings_ms`` per document (a pack's figure is averaged ove
 counts only on the UBL half), what the stages do not cover (building findings and the report), and the CPU time of
 the validating thread per document (on a busy machine the elapsed times include waiting for a core; this does not).
 
+``--split`` (``saxon-java`` only) divides the validating thread's CPU time by what it does: inside Java (the
+stylesheet runs, Saxon's tree build) and each piece of Python around them (the parse with its checks, the XSD stage,
+the hand-over of the bytes, SVRL reading, findings, choosing the profile, the report); the figures are CPU times
+measured in place, after the Java runs (Python runs slower there than alone: its caches are cold), so the part
+left to the stylesheets is what no Python cut can remove.
+
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
-       [--cases DIR]   (another folder of documents, e.g. ../shared/corpus/mutations-dev: invalid ones, whose
-                        findings are located on the document, see einvoice_validate.locations)
+       [--cases DIR|FILE] [--split]   (DIR: another folder of documents, e.g. ../shared/corpus/mutations-dev:
+                        invalid ones, whose findings are located on the document, see einvoice_validate.locations)
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ import argparse
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from einvoice_validate import EInvoiceValidateError, Validator
 
@@ -28,9 +36,16 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=1, help="unmeasured passes (a JIT needs about 20)")
     parser.add_argument("--engine", default=None, help="saxonc (default) or saxon-java")
     parser.add_argument("--full-attachments", action="store_true", help="hand Saxon attachments uncut")
-    parser.add_argument("--cases", type=Path, help="every *.xml of this folder instead of the business cases")
+    parser.add_argument("--cases", type=Path, help="every *.xml of this folder (or this one file) instead")
+    parser.add_argument("--split", action="store_true", help="the validating thread's CPU by piece (saxon-java)")
     args = parser.parse_args()
-    data = [p.read_bytes() for p in (sorted(args.cases.glob("*.xml")) if args.cases else CASES)]
+    files = CASES if args.cases is None else [args.cases] if args.cases.is_file() else sorted(args.cases.glob("*.xml"))
+    data = [p.read_bytes() for p in files]
+    split: Counter[str] = Counter()
+    if args.split:
+        if args.engine != "saxon-java":
+            parser.error("--split needs --engine saxon-java")
+        _instrument(split)
     validator = Validator(engine=args.engine)
     validator._slim = not args.full_attachments
     data = [d for d in data if _validates(validator, d)]  # documents that cannot be validated do not count
@@ -38,6 +53,7 @@ def main() -> int:
         for d in data:
             validator.validate(d)
     totals: Counter[str] = Counter()
+    split.clear()
     start = time.perf_counter()
     cpu_start = time.thread_time()
     for _ in range(args.repeat):
@@ -45,6 +61,7 @@ def main() -> int:
             totals.update(validator.validate(d).timings_ms)
     elapsed = time.perf_counter() - start
     cpu = time.thread_time() - cpu_start
+    split = Counter(split)  # the measured passes only (the count of findings below validates once more)
     n = args.repeat * len(data)
     findings = sum(len(validator.validate(d).findings) for d in data)
     print(f"{findings / len(data):.1f} findings per document")
@@ -55,7 +72,63 @@ def main() -> int:
     # CPU time of this thread (the validating one; not a JIT's or another process's): the steadiest figure on a busy
     # machine, where the elapsed times above include waiting for a core.
     print(f"CPU time of the validating thread: {cpu / n * 1000:.2f} ms/doc")
+    if args.split:
+        print("  by piece (CPU of the validating thread, in place):")
+        for piece, ns in sorted(split.items(), key=lambda kv: -kv[1]):
+            print(f"  {piece:<40} {ns / n / 1e6:6.3f} ms {ns / 1e9 / cpu * 100:5.1f} %")
+        rest = cpu - sum(split.values()) / 1e9
+        print(f"  {'python: the rest (validate, values, ...)':<40} {rest / n * 1000:6.3f} ms {rest / cpu * 100:5.1f} %")
     return 0
+
+
+def _instrument(split: Counter[str]) -> None:
+    """Wrap the pieces of one validation so that each adds its CPU time (of the calling thread) to ``split``
+    (an outer piece's figure leaves out the pieces inside it)."""
+    from einvoice_validate import validator as validator_module
+    from einvoice_validate.schematron import _java, stage
+    from einvoice_validate.xsd import stage as xsd_stage
+
+    inner = [0]  # CPU counted by wrapped pieces called inside the running one
+
+    def wrap(owner: Any, name: str, piece: str) -> None:
+        function: Callable[..., Any] = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            outer, inner[0] = inner[0], 0
+            start = time.thread_time_ns()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.thread_time_ns() - start
+                split[piece] += spent - inner[0]
+                inner[0] = outer + spent
+
+        setattr(owner, name, timed)
+
+    wrap(_java.JavaStylesheet, "run", "java: the stylesheets")
+    wrap(_java, "_build", "java: Saxon's tree build")
+    wrap(_java, "_java_bytes", "python: hand-over of the bytes")
+    wrap(validator_module, "load", "python: parse (lxml and its checks)")
+    wrap(xsd_stage.XsdStage, "run", "python: XSD stage (libxml2)")
+    wrap(stage.SchematronStage, "_finding", "python: findings of the packs")
+    for name in ("select_profile", "near_miss", "profile_reason"):
+        wrap(validator_module, name, "python: profile, near miss, reason")
+    wrap(validator_module, "Report", "python: the report (pydantic)")
+    reader = stage.reader
+
+    def timed_reader(*args: Any) -> Callable[[str], Any]:
+        read = reader(*args)
+
+        def timed_read(output: str) -> Any:
+            start = time.thread_time_ns()
+            try:
+                return read(output)
+            finally:
+                split["python: SVRL reading"] += time.thread_time_ns() - start
+
+        return timed_read
+
+    stage.reader = timed_reader  # read by each SchematronStage as it is made
 
 
 def _validates(validator: Validator, data: bytes) -> bool:
