@@ -76,21 +76,25 @@ def test_a_document_that_would_wait_past_the_deadline_is_busy_at_once() -> None:
     admitted, busy, sent = asyncio.run(run())
     assert admitted == 22  # ahead of the 23rd: 22 documents, 2 of them taken at once, then 10.5 s
     assert busy.code == "invoice.busy" and busy.retry_after >= 1
-    assert sent == 3  # the window: 2 per thread, less the place kept for the large lane
+    assert sent == 4  # the window: 2 per thread (the large lane has threads of its own)
 
 
 def test_a_large_invoice_never_takes_every_thread() -> None:
     async def run() -> None:
         pool, link = stand_in(per_document=0.01)
         large = [asyncio.create_task(pool.validate_json(LARGE)) for _ in range(2)]
-        typical = [asyncio.create_task(pool.validate_json(TYPICAL)) for _ in range(3)]
+        typical = [asyncio.create_task(pool.validate_json(TYPICAL + b" " * i)) for i in range(5)]
         await asyncio.sleep(0)
         kinds = [len(m[1]) > 1000 for m in link.sent]
         assert kinds.count(True) == 1  # one large at a time on 2 threads: the other waits in the server
-        assert kinds.count(False) == 3  # the typical ones are sent meanwhile
+        assert kinds.count(False) == 4  # the typical ones fill the workers' window meanwhile (the lane is apart)
+        assert [m[-1] for m in link.sent] == kinds  # the engine is told which is large (it runs on the lane's thread)
         assert pool.stats()["large"] == 2
-        for message in [m for m in link.sent if len(m[1]) < 1000]:
-            answer(pool, message)
+        answered: set[int] = set()
+        while len(answered) < 5:
+            for message in [m for m in link.sent if len(m[1]) < 1000 and m[0] not in answered]:
+                answered.add(message[0])
+                answer(pool, message)
         await asyncio.gather(*typical)  # answered while the large one still runs
         first = next(m for m in link.sent if len(m[1]) > 1000)
         answer(pool, first, took=30.0)
@@ -105,7 +109,7 @@ def test_a_large_invoice_never_takes_every_thread() -> None:
 def test_a_cancelled_request_never_reaches_the_engine() -> None:
     async def run() -> None:
         pool, link = stand_in(per_document=0.01)
-        held = [asyncio.create_task(pool.validate_json(TYPICAL + b" " * i)) for i in range(3)]  # the window
+        held = [asyncio.create_task(pool.validate_json(TYPICAL + b" " * i)) for i in range(4)]  # the window
         await asyncio.sleep(0)
         waiting = asyncio.create_task(pool.validate_json(TYPICAL + b"<!-- cancelled -->"))
         await asyncio.sleep(0)
@@ -180,3 +184,34 @@ def test_a_real_engine_process_validates_renders_and_is_replaced_when_killed(reg
         assert pool.worker_pids() == []
 
     asyncio.run(run())
+
+
+def test_a_large_lane_thread_runs_at_a_lower_cpu_priority() -> None:
+    """The engine's lane threads (``Pool(lane=...)``) are niced, Java's work on them too (it runs on the same
+    native thread); the workers' threads keep the process's priority."""
+    import os
+    import threading
+
+    from einvoice_validate.pool.job import Job
+    from einvoice_validate.pool.slot import LANE_NICE, ThreadSlot, Watchdog
+
+    seen: dict[int, int] = {}
+
+    def run(nice: int) -> int:
+        jobs: list[Job | None] = [Job(nice, "document", b"<a/>"), None]
+
+        def work(job: Job) -> Validated:
+            seen[job.index] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+            return Validated(b"{}", None)
+
+        watchdog = Watchdog()
+        slot = ThreadSlot(0, lambda _: jobs.pop(0), lambda *_: None, 60.0, work, watchdog, False, nice=nice)
+        slot.start()
+        slot.join(30)
+        watchdog.close()
+        return seen[nice]
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert run(0) == base
+    assert run(LANE_NICE) == min(19, base + LANE_NICE)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # the caller's own is untouched

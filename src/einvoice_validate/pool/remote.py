@@ -17,8 +17,11 @@ waiting in the server can still be dropped when its client goes away):
   :class:`~einvoice_validate.errors.PoolBusy` at once (``503 invoice.busy`` with ``Retry-After``: the seconds
   beyond the deadline); ``queue_size`` is a hard cap on waiting documents besides;
 * **large documents in their own lane**: a document with more than :data:`LARGE_LINES` invoice lines (counted in
-  its bytes, a cheap scan) or over :data:`LARGE_BYTES` bytes runs on at most ``workers - 1`` threads at once
-  (one, with two workers), so the typical documents behind a 4,000-line invoice keep a thread of their own.
+  its bytes, a cheap scan) or over :data:`LARGE_BYTES` bytes runs on one of ``workers - 1`` lane threads (one,
+  with two workers) that the engine keeps besides its ``workers`` threads, at a lower CPU priority
+  (:data:`~.slot.LANE_NICE`): the typical documents keep every worker thread and the cores while a 4,000-line
+  invoice runs (measured: 84-94 % of their rate, 48-55 % when the large one held one of the two threads), and
+  the large one takes what they leave.
 
 Robustness: the engine process's pool answers a document that overruns ``document_timeout`` (its thread is
 stopped). An engine process that dies (a crash of the JVM, the OOM killer, ``kill -9``) costs the documents it
@@ -28,7 +31,7 @@ and replaced the same way. The engine process ignores SIGINT and SIGTERM (a sign
 must not cut the drain short): it stops when the server closes its socket, after the documents it holds.
 
 Protocol (length-prefixed pickles, :func:`~.worker.send` / :func:`~.worker.recv`, over a socket pair):
-server -> engine: an :class:`EngineConfig`, then ``(id, payload, profile, render)`` per document; end-of-file
+server -> engine: an :class:`EngineConfig`, then ``(id, payload, profile, render, large)`` per document; end-of-file
 stops the engine. Engine -> server: ``(-1, "ready", pid)`` once its pool is started (or ``(-1, "error",
 exception)``), then ``(id, status, outcome, counters)`` per document, ``status`` as in :mod:`.worker`, and
 ``counters`` ``(seconds a thread gave the document, the engine pool's timeouts, stuck, compiled)``.
@@ -84,8 +87,8 @@ _LINE_MARKS = (b"InvoiceLine>", b"CreditNoteLine>", b"IncludedSupplyChainTradeLi
 """The end of a line's tags, opening and closing (UBL invoice, UBL credit note, CII): ``bytes.count`` finds them at
 memory speed."""
 _WINDOW_PER_WORKER = 2
-"""Documents the engine holds per worker thread: the one validated and the next, so a thread never waits for
-the hand-over between two documents (as the batch's ``_THREAD_DEPTH``)."""
+"""Typical documents the engine holds per worker thread: the one validated and the next, so a thread never waits
+for the hand-over between two documents (as the batch's ``_THREAD_DEPTH``); the lane's threads hold one each."""
 _OVERDUE_GRACE = 30.0
 """Seconds past ``document_timeout`` after which an unanswered document means a hung engine process."""
 _FIRST_ESTIMATE = 0.05
@@ -110,6 +113,8 @@ class EngineConfig:
     workers: int
     prepare: bool | tuple[str, ...] = False
     background: bool | tuple[str, ...] = False
+    lane: int = 0
+    """Threads besides ``workers`` for the large lane (lower CPU priority; ``Pool(lane=...)``)."""
 
 
 def line_count(data: bytes) -> int:
@@ -212,7 +217,7 @@ class RemotePool:
         self.document_timeout = self.options.document_timeout
         self.window = _WINDOW_PER_WORKER * count
         self.large_lane = max(1, count - 1)
-        self._config = EngineConfig(self.options, count, prepare, background)
+        self._config = EngineConfig(self.options, count, prepare, background, lane=self.large_lane)
         self._env = worker_env()
         self._env.setdefault(JVM_OPTIONS_ENV, " ".join(ENGINE_JVM_OPTIONS))
         self._process: subprocess.Popen[bytes] | None = None
@@ -381,7 +386,7 @@ class RemotePool:
         self._admit(large)
         self._next_id += 1
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        waiting = _Waiting((self._next_id, data, profile, render), large, future)
+        waiting = _Waiting((self._next_id, data, profile, render, large), large, future)
         (self._large_waiting if large else self._waiting).append(waiting)
         self._dispatch()
         try:
@@ -408,8 +413,8 @@ class RemotePool:
                     retry_after=retry,
                 )
             return
-        # the typical documents ahead of this one, on the threads the large lane leaves them
-        threads = max(1, self.workers - min(self._large_sent, self.large_lane))
+        # the typical documents ahead of this one, on the workers' threads (the large lane has threads of its own)
+        threads = self.workers
         ahead = len(self._waiting) + len(self._sent) - self._large_sent
         expected = (ahead - threads + 1) * self._per_document / threads
         if expected > self.queue_wait:
@@ -425,11 +430,11 @@ class RemotePool:
         if link is None or self._restarting:
             return
         now = time.monotonic()
-        while len(self._sent) < self.window:
+        while True:
             if self._large_waiting and self._large_sent < self.large_lane:
                 waiting = self._large_waiting.popleft()
                 self._large_sent += 1
-            elif self._waiting and len(self._sent) - self._large_sent < self.window - self.large_lane:
+            elif self._waiting and len(self._sent) - self._large_sent < self.window:
                 waiting = self._waiting.popleft()
             else:
                 return
@@ -606,6 +611,7 @@ def engine_entry() -> None:
             workers=config.workers,
             queue_size=1_000_000,  # the server keeps the queue; the engine holds only its window
             max_documents=0,
+            lane=config.lane,
             prepare=config.prepare,
             background=config.background,
             options=config.options,
@@ -656,12 +662,12 @@ def _serve_engine(fd: int, pool: Any, reply: Any) -> None:
 
     while True:
         try:
-            ident, payload, profile, render = recv(fd)
+            ident, payload, profile, render, large = recv(fd)
         except (EOFError, OSError):
             break
         future = _Timed()
         try:
-            pool._submit(Job(ident, "document", payload, profile, render=render), future)
+            pool._submit(Job(ident, "document", payload, profile, render=render), future, large=large)
         except Exception as exc:  # never leave the server waiting
             future.set_exception(exc)
         future.add_done_callback(functools.partial(answer, ident))

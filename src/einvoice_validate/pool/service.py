@@ -52,7 +52,7 @@ from ..schematron.engines import engine_for
 from ..validator import Validator
 from .heap import HeapSettler
 from .job import Job, Rendered, Validated
-from .slot import Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, await_ready, validate_here
+from .slot import LANE_NICE, Outcome, ProcessSlot, Slot, ThreadSlot, Watchdog, await_ready, validate_here
 from .worker import TEST_CRASH_ENV, WorkerConfig, WorkerProcess, worker_env
 
 __all__ = ["Pool", "Rendered", "Validated"]
@@ -79,6 +79,10 @@ class Pool:
             (True: every profile; thread mode; process mode ignores it).
         settle_heap: settle the heap after the first documents (:mod:`.heap`; thread mode here, and each worker
             process its own); False leaves the collector of a host process alone.
+        lane: thread mode: threads besides ``workers`` for the documents submitted as large
+            (``_submit(..., large=True)``, the server's large lane), in a queue of their own and at a lower CPU
+            priority (``nice`` :data:`~.slot.LANE_NICE`): the ``workers`` threads keep the cores for the typical
+            documents, a large one takes what they leave (all of it when they are idle).
         options, **option_args: as for :class:`~einvoice_validate.Validator` (``profile``, ``rules_home``,
             ``limits``, ``xsd_gate``, ``engine`` (default: chosen for steady work, see
             :func:`~einvoice_validate.schematron.engines.engine_for`), ``rules_date``, ``document_timeout``,
@@ -98,6 +102,7 @@ class Pool:
         prepare: bool | tuple[str, ...] = False,
         background: bool | tuple[str, ...] = False,
         settle_heap: bool = True,
+        lane: int = 0,
         options: Options | None = None,
         **option_args: Unpack[OptionArgs],
     ) -> None:
@@ -121,6 +126,8 @@ class Pool:
             self.options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap
         )
         self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=max(1, self.queue_size))
+        self.lane = lane if self.mode == "threads" else 0
+        self._lane_queue: queue.Queue[Job | None] = queue.Queue()
         self._slots: list[Slot] = []
         self._validator: Any = None
         self._watchdog: Watchdog | None = None
@@ -185,8 +192,9 @@ class Pool:
                 lambda job: validate_here(validator, job, True, renderer),
                 watchdog,
                 self.engine == "saxon-java",
+                nice=LANE_NICE if n >= self.workers else 0,
             )
-            for n in range(self.workers)
+            for n in range(self.workers + self.lane)
         ]
         threading.Thread(target=self._warm, name="einvoice-warm-up", daemon=True).start()
 
@@ -246,9 +254,9 @@ class Pool:
         if not self._started:
             return
         deadline = time.monotonic() + timeout
-        for _ in self._slots:
+        for slot in self._slots:
             with contextlib.suppress(queue.Full):
-                self._queue.put(None, timeout=max(0.0, deadline - time.monotonic()))
+                self._queue_of(slot).put(None, timeout=max(0.0, deadline - time.monotonic()))
         for slot in self._slots:
             slot.join(max(0.0, deadline - time.monotonic()))
         for slot in self._slots:
@@ -256,13 +264,14 @@ class Pool:
                 slot.close(timeout=1.0)
         if self._watchdog is not None:
             self._watchdog.close()
-        while True:  # documents left when the deadline passed
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if job is not None and job.ticket.set_running_or_notify_cancel():
-                job.ticket.set_exception(WorkerDied(Detail("detail.pool-closed")))
+        for waiting in (self._queue, self._lane_queue):
+            while True:  # documents left when the deadline passed
+                try:
+                    job = waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if job is not None and job.ticket.set_running_or_notify_cancel():
+                    job.ticket.set_exception(WorkerDied(Detail("detail.pool-closed")))
 
     # --- submitting -------------------------------------------------------------------------------------
 
@@ -279,12 +288,14 @@ class Pool:
         """
         return self._submit(Job(0, name, bytes(data), profile), concurrent.futures.Future())
 
-    def _submit(self, job: Job, future: concurrent.futures.Future[Any]) -> concurrent.futures.Future[Any]:
+    def _submit(
+        self, job: Job, future: concurrent.futures.Future[Any], large: bool = False
+    ) -> concurrent.futures.Future[Any]:
         if not self._started or self._closed:
             raise RuntimeError("the pool is not running (start() it, or it was closed)")
         job.ticket = future
         try:
-            self._queue.put_nowait(job)
+            (self._lane_queue if large and self.lane else self._queue).put_nowait(job)
         except queue.Full:
             raise PoolBusy(
                 Detail("detail.pool-busy", self.queue_size, self.workers), retry_after=self.retry_after
@@ -353,7 +364,7 @@ class Pool:
             return {
                 "workers": self.workers,
                 "alive": sum(1 for s in procs if s.alive()) if procs else (self.workers if self._started else 0),
-                "queued": self._queue.qsize(),
+                "queued": self._queue.qsize() + self._lane_queue.qsize(),
                 "in_flight": self._in_flight,
                 "done": self._done,
                 "deaths": sum(s.deaths for s in procs),
@@ -365,9 +376,14 @@ class Pool:
 
     # --- the slots' side (their threads) ------------------------------------------------------------------
 
+    def _queue_of(self, slot: Slot) -> queue.Queue[Job | None]:
+        """The queue ``slot`` takes from: the lane's threads (numbered after the workers) the large documents'."""
+        return self._lane_queue if slot.number >= self.workers else self._queue
+
     def _take(self, slot: Slot) -> Job | None:
+        waiting = self._queue_of(slot)
         while True:
-            job = self._queue.get()
+            job = waiting.get()
             if job is None:
                 return None
             if job.ticket.set_running_or_notify_cancel():

@@ -22,6 +22,7 @@ it and hands the outcome to the runner's ``done``, exactly once per job. Two kin
 from __future__ import annotations
 
 import contextlib
+import os
 import select
 import threading
 import time
@@ -51,6 +52,10 @@ Outcome = Report | Validated | Rendered | BaseException
 """A report (thread slots of a batch), a :class:`Validated` or :class:`Rendered` (process slots; thread slots of
 a pool), or the exception that stands for the document (an :class:`EInvoiceValidateError`, else a bug)."""
 Take = Callable[["Slot"], "Job | None"]
+LANE_NICE = 10
+"""Niceness added to a large-lane thread (:class:`ThreadSlot` ``nice``): under Linux's scheduler it gets about a
+tenth of a core's share against a thread at the default, so the typical documents keep their threads' cores while
+a large one runs, and it takes whatever they leave idle."""
 """Blocks until the slot's next job; None stops the slot."""
 Done = Callable[["Slot", Job, Outcome], None]
 
@@ -315,9 +320,18 @@ class ThreadSlot(Slot):
     ``watchdog`` answers overruns."""
 
     def __init__(
-        self, number: int, take: Take, done: Done, timeout: float, work: Work, watchdog: Watchdog, java: bool
+        self,
+        number: int,
+        take: Take,
+        done: Done,
+        timeout: float,
+        work: Work,
+        watchdog: Watchdog,
+        java: bool,
+        nice: int = 0,
     ) -> None:
         super().__init__(number, take, done, timeout)
+        self.nice = nice  # added to the CPU niceness of each of its threads (a large-lane slot: LANE_NICE)
         self._work = work
         self._java = java  # the validator runs saxon-java: the JVM is started before the first document
         self._watchdog = watchdog
@@ -344,6 +358,10 @@ class ThreadSlot(Slot):
         # the Java engine's module loads only when that engine runs
         from ..schematron._java import detach_thread, java_thread, start_jvm
 
+        if self.nice:  # this thread only (Linux: a thread is a task of its own); Java runs on it too
+            with contextlib.suppress(OSError, AttributeError):
+                tid = threading.get_native_id()
+                os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + self.nice)
         job: Job | None = None
         try:
             while generation == self._generation:
