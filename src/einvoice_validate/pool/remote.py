@@ -20,8 +20,9 @@ waiting in the server can still be dropped when its client goes away):
   its bytes, a cheap scan) or over :data:`LARGE_BYTES` bytes runs on one of ``workers - 1`` lane threads (one,
   with two workers) that the engine keeps besides its ``workers`` threads, at a lower CPU priority
   (:data:`~.slot.LANE_NICE`): the typical documents keep every worker thread and the cores while a 4,000-line
-  invoice runs (measured: 84-94 % of their rate, 48-55 % when the large one held one of the two threads), and
-  the large one takes what they leave.
+  invoice runs (interleaved, 8 clients and one sending a 4,000-line invoice: 85-94 % of their rate alone, about
+  50 % when the large one held one of the two threads at the same priority, 65 % with a lane thread not
+  niced), and the large one takes what they leave (2-4x its time alone when the cores are busy).
 
 Robustness: the engine process's pool answers a document that overruns ``document_timeout`` (its thread is
 stopped). An engine process that dies (a crash of the JVM, the OOM killer, ``kill -9``) costs the documents it
