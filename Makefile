@@ -73,9 +73,14 @@ report-schemas: $(VENV)/.installed
 # The saxon-java run without pytest's faulthandler: enabled before the JVM starts, it restores SIGSEGV's default action
 # when disabled at the session's end, over the JVM's own handler, and the JVM's shutdown may then die of a SIGSEGV it
 # would have handled itself: every test passed, yet the process ends with 139 (seen with tests/test_markets.py).
+# Its JVM gets a larger heap than the library's default (768 MB): this one process compiles every pack of every
+# family, many of them again from temporary rules homes (a compiled stylesheet is kept per path), and ran out of
+# heap in tests/test_france_1404.py at the end (GC overhead limit); a process serving one rules home keeps each
+# pack once.
+TEST_JVM_OPTIONS ?= -XX:+UseParallelGC -Xmx2g -Xmn160m -Xss8m -Xrs
 test: $(VENV)/.installed rulesets reference browser strace report-schemas
 	$(BIN)/python -m pytest
-	EINVOICE_VALIDATE_ENGINE=saxon-java $(BIN)/python -m pytest -p no:faulthandler $(ENGINE_SUITES)
+	EINVOICE_VALIDATE_ENGINE=saxon-java EINVOICE_JVM_OPTIONS="$(TEST_JVM_OPTIONS)" $(BIN)/python -m pytest -p no:faulthandler $(ENGINE_SUITES)
 
 ## the fuzz campaign of issue 40 (tests/fuzz/harness.py) for FUZZ_SECONDS under strace, on one core; the corpus grows
 ## in FUZZ_DIR/corpus (seeded from ../shared/corpus), crashes and the slowest inputs land in FUZZ_DIR; then the trace
