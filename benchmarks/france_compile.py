@@ -10,7 +10,8 @@ Then, per engine, a process that compiles the packs of every French profile (``V
 profiles>)``) and one that compiles every pack of every profile (``Validator.prepare()``, what a server worker does
 unless ``serve --prepare`` narrows it): wall time and peak RSS.
 
-With ``--server``: ``einvoice-validate serve --workers 2`` started as a deployment would, compiling every profile's
+With ``--server`` (our server only; the reference daemon, which would need ``-Dsun.net.httpserver.nodelay=true``,
+is not started): ``einvoice-validate serve --workers 2`` started as a deployment would, compiling every profile's
 packs before it is ready (the default) or only the French profiles' (``--prepare`` each): seconds until
 ``/v1/health`` answers 200, and the resident memory of the server and its workers together, then again after one
 invoice of each French profile kind has been validated.
