@@ -332,3 +332,14 @@ def inside_template_focus_change(element: etree._Element, template: etree._Eleme
         if ancestor.tag in _CONTEXT_CHANGERS:
             return True
     return True
+
+
+def fresh_name(prefix: str, taken: set[str], start: int) -> str:
+    """The first ``prefix`` + number from ``start`` that the stylesheet does not use yet, now taken (the names of the
+    variables and keys the expression-rewriting steps add)."""
+    n = start
+    while f"{prefix}{n}" in taken:
+        n += 1
+    name = f"{prefix}{n}"
+    taken.add(name)
+    return name

@@ -38,6 +38,7 @@ from ._constants import (
     Scope,
     declaration,
     error_free,
+    fresh_name,
     independent,
     inside_template_focus_change,
     node_path,
@@ -173,11 +174,7 @@ class _Hoister:
         name = self.names.get(key)
         if name is not None:
             return name
-        n = len(self.names) + 1
-        while f"{ONCE_PREFIX}{n}" in self.taken:
-            n += 1
-        name = f"{ONCE_PREFIX}{n}"
-        self.taken.add(name)
+        name = fresh_name(ONCE_PREFIX, self.taken, len(self.names) + 1)
         self.names[key] = name
         own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
         variable = etree.SubElement(self.root, _x("variable"), nsmap=own)

@@ -32,7 +32,14 @@ import re
 
 from lxml import etree
 
-from ._constants import declaration, inside_template_focus_change, node_path, predicate_error_free, strings_or_nodes
+from ._constants import (
+    declaration,
+    fresh_name,
+    inside_template_focus_change,
+    node_path,
+    predicate_error_free,
+    strings_or_nodes,
+)
 from ._xpath import Node, XPathSyntaxError, parse, walk
 from ._xslt import _XSL, _document_only_modes, _template_modes, _x
 
@@ -65,11 +72,7 @@ class _Indexer:
         found = self.keys.get((match, use, namespaces))
         if found is not None:
             return found
-        n = len(self.keys) + 1
-        while f"{KEY_PREFIX}{n}" in self.taken:
-            n += 1
-        name = f"{KEY_PREFIX}{n}"
-        self.taken.add(name)
+        name = fresh_name(KEY_PREFIX, self.taken, len(self.keys) + 1)
         self.keys[(match, use, namespaces)] = name
         own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
         # at the end: the lines of the stylesheet stay where they were (SaxonC's error texts name them)
