@@ -65,7 +65,10 @@ def run(sheet: object, engine: object, text: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", default="hoist-document-constants,index-sibling-lookups,index-location-positions")
+    parser.add_argument(
+        "--steps",
+        default="hoist-document-constants,index-sibling-lookups,index-location-positions,index-pattern-predicates",
+    )
     parser.add_argument("--engine", default=None)
     parser.add_argument(
         "--packs", default=None, help="pack ids or keys (id@version; default: every installed Schematron pack)"

@@ -160,6 +160,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "hoist-document-constants",
         "index-sibling-lookups",
         "index-location-positions",
+        "index-pattern-predicates",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -1120,3 +1121,89 @@ def test_location_positions_come_from_one_map_and_read_as_before(
         assert ours == before.run(parsed)
         located += ours.count("[40]") + ours.count("[17]")
     assert located, "findings on the 17th and 40th line: positions from the map"
+
+
+# --- index-pattern-predicates ------------------------------------------------------------------------------------
+
+
+def _pattern_rule(pattern: str) -> bytes:
+    """One rule in mode M matching ``pattern`` (reporting the matched node's text), the rest of the walk as the
+    generators write it."""
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">'
+        '<xsl:template match="/"><svrl:schematron-output><xsl:apply-templates mode="M" select="/"/>'
+        "</svrl:schematron-output></xsl:template>"
+        f'<xsl:template match="{pattern}" mode="M" priority="2">'
+        '<svrl:failed-assert id="P"><svrl:text><xsl:value-of select="."/></svrl:text></svrl:failed-assert>'
+        '<xsl:apply-templates mode="M" select="*"/></xsl:template>'
+        '<xsl:template match="@*|node()" mode="M" priority="-2"><xsl:apply-templates mode="M" select="*"/>'
+        "</xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "keys"),
+    [
+        ("r[h = 'x']/l/id", 1),  # the predicate on the root element, two steps above the node tried
+        ("r[h]/l/p | r[n/l/p = '1']/l/id", 2),
+        ("/r[h != 'y' and not(n)]/l/id", 1),
+        ("r[h][not(h = 'z')]/l/p", 1),  # two predicates: one key for both
+        ("n[l/p]/l/id", 1),  # an element below the root
+        ("r[h]/l", 0),  # one step above: each node tried has a parent of its own
+        ("r[1]/l/id", 0),  # a position
+        ("r[not(@a)]/l/id", 0),  # an attribute: nothing to save
+        ("r[string-length(h) &gt; 0]/l/id", 0),  # a function call: the step keys only what cannot raise
+        ("*[h]/l/id", 0),  # no name test
+    ],
+)
+def test_pattern_predicates_use_a_key_and_report_as_before(pattern: str, keys: int, tmp_path: Path) -> None:
+    sheet = _pattern_rule(pattern)
+    out = prepare_stylesheet(sheet, ["index-pattern-predicates"])
+    assert out.count(b'use="generate-id()"') == keys
+    assert (b"[key('einvoice-validate.pattern-key-" in out) is bool(keys)
+    before, after = _outputs(sheet, tmp_path, "before.xsl"), _outputs(out, tmp_path, "after.xsl")
+    assert after == before
+    assert any("failed-assert" in o for o in before), "the documents must make the rule match somewhere"
+
+
+def _with_invoice_period(text: str, start: str) -> str:
+    """``text`` (a UBL invoice) with an invoice period (BG-14) starting on ``start``, before its first line."""
+    root = etree.fromstring(text.encode())
+    cac = "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"
+    cbc = "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"
+    first_line = root.find(f"{{{cac}}}InvoiceLine")
+    assert first_line is not None
+    period = etree.Element(f"{{{cac}}}InvoicePeriod")
+    etree.SubElement(period, f"{{{cbc}}}StartDate").text = start
+    etree.SubElement(period, f"{{{cbc}}}EndDate").text = "2099-12-31"
+    # BG-14 stands after the delivery details and before the payment terms; where the rules are concerned, any
+    # place among the header's children reads the same
+    first_line.addprevious(period)
+    return etree.tostring(root, encoding="unicode")
+
+
+@pytest.mark.parametrize("key", ["xrechnung-ubl@2.6.0", "peppol-bis-ubl@2026.5"])
+def test_line_period_rules_key_the_invoice_period_and_report_as_before(
+    registry: Registry, key: str, tmp_path: Path
+) -> None:
+    """PEPPOL-EN16931-R110/R111 (a line's period within the invoice's) are tried on every line's dates; the invoice's
+    period is looked up through a key. The same SVRL as without the step, with no invoice period (the rules never
+    fire: the quadratic case) and with one that every line starts before (R110 on every line)."""
+    pack = registry.get(key)
+    text = pack.prepared_stylesheet().read_bytes()
+    assert b"key('einvoice-validate.pattern-key-" in text
+    official = _official(pack)[0]
+    other = tmp_path / official.name
+    other.write_bytes(
+        prepare_stylesheet(official.read_bytes(), steps=[s for s in DEFAULT_STEPS if s != "index-pattern-predicates"])
+    )
+    engine = get_engine()
+    before, after = engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+    lines = load(make_large_invoice(30, BUSINESS_CASES / "01.01a-INVOICE_ubl.xml")).text()
+    fired = 0
+    for document in (lines, _with_invoice_period(lines, "2099-01-01")):
+        parsed = engine.parse_text(document)
+        ours = after.run(parsed)
+        assert ours == before.run(parsed)
+        fired += ours.count("PEPPOL-EN16931-R110")
+    assert fired >= 30, "R110 on every line of the second invoice"

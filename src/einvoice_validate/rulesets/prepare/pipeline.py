@@ -27,6 +27,7 @@ from .drop_empty_rule_reports import _drop_empty_rule_reports
 from .guard_absence_tests import _guard_absence_tests
 from .hoist_document_constants import _hoist_document_constants
 from .index_location_positions import _index_location_positions
+from .index_pattern_predicates import _index_pattern_predicates
 from .index_sibling_lookups import _index_sibling_lookups
 from .inline_code_db import _inline_code_db
 from .isolate_rule_errors import _isolate_rule_errors
@@ -129,6 +130,7 @@ STEPS: tuple[Step, ...] = (
     Step("hoist-document-constants", 1, _hoist_document_constants),
     Step("index-sibling-lookups", 1, _index_sibling_lookups),
     Step("index-location-positions", 1, _index_location_positions),
+    Step("index-pattern-predicates", 1, _index_pattern_predicates),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
@@ -140,7 +142,9 @@ assertions' SVRL elements; ``skip-text-walk``, ``drop-empty-rule-reports`` (SchX
 context) read none and come late; ``hoist-document-constants`` and ``index-sibling-lookups`` rewrite the rules'
 expressions as every earlier step left them, the latter after the former (it reads the global variables the former
 adds: ``$G/…`` paths, lookups keyed on a hoisted value); ``index-location-positions`` rewrites the location
-templates and functions the earlier steps leave as they are."""
+templates and functions the earlier steps leave as they are; ``index-pattern-predicates`` comes last: it rewrites
+match patterns only, after every step that reads them (``isolate-rule-errors`` has copied each pattern as written
+into its rule errors' context, ``relative-patterns`` has dropped leading ``//``)."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies to a pack writing SVRL."""
