@@ -985,6 +985,7 @@ _PURE = (
         (_assert("not(f:special(/r)) or id = '1'"), _PURE, 1),  # a pure function: raises XPTY0004 on two h
         (_assert("/r/n/l[p = $q]", '<xsl:variable name="q" select="p"/>'), "", 1),  # the leading part: /r/n
         (_assert("/r[h = 'x']/l or id = '3'"), "", 1),
+        (_assert("/r/h[. = ('x', 'z')] or id = '3'"), "", 1),  # a sequence of strings: compared as strings
         (_assert("/r[h = $g]/l or id = '3'"), '<xsl:variable name="g" select="\'x\'"/>', 0),  # $g: a number?
         (_assert("/r/h[. = current()/id]"), "", 0),  # the XSLT context
         (_assert("/r/l[. is current()]"), "", 0),

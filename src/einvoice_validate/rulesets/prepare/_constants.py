@@ -168,7 +168,7 @@ def node_path(node: Node, quiet_var: QuietVar = _no_var) -> bool:
 def predicate_error_free(node: Node, quiet_var: QuietVar = _no_var) -> bool:
     """A predicate whose evaluation cannot raise: a position (a number), node paths (existence), ``and``/``or``,
     ``not``/``exists``/``empty``/``boolean`` of node paths, and ``=``/``!=`` between node paths and string literals
-    (untyped values compared as strings)."""
+    or parenthesised sequences of them (untyped values compared as strings)."""
     if node.kind == "number":
         return True
     if node.kind == "paren":
@@ -177,12 +177,23 @@ def predicate_error_free(node: Node, quiet_var: QuietVar = _no_var) -> bool:
         return all(predicate_error_free(c, quiet_var) for c in node.children)
     if node.kind == "binary" and node.op in ("=", "!="):
         return all(
-            c.kind == "literal" or (c.kind == "var" and quiet_var(c.name)) or node_path(c, quiet_var)
+            string_literals(c) or (c.kind == "var" and quiet_var(c.name)) or node_path(c, quiet_var)
             for c in node.children
         )
     if node.kind == "call" and node.name in ("not", "exists", "empty", "boolean") and len(node.children) == 1:
         return node_path(node.children[0], quiet_var) or predicate_error_free(node.children[0], quiet_var)
     return node_path(node, quiet_var)
+
+
+def string_literals(node: Node) -> bool:
+    """A string literal, or a parenthesised sequence of them (``@schemeID = ('VA', 'FC')``): compared with nodes,
+    their untyped values are compared as strings, which cannot raise."""
+    if node.kind == "literal":
+        return True
+    if node.kind == "paren" and len(node.children) == 1:
+        inner = node.children[0]
+        return string_literals(inner) or (inner.kind == "sequence" and all(c.kind == "literal" for c in inner.children))
+    return False
 
 
 def rooted(node: Node) -> bool:

@@ -5,7 +5,9 @@ A rule on an invoice line that tests a header value (``/ubl:Invoice/cbc:Document
 line, and each evaluation lists the root element's children, the lines among them: the pack's time grows with the square
 of the lines (FNFE's BR-FR rules: 2,000 lines took 6 x the time of 500, issue 41).
 
-``hoist-document-constants`` (v1, issue 41) gives each such part of a rule's expression a global variable, read in its
+``hoist-document-constants`` (v1, issue 41; v2: a comparison with a parenthesised sequence of string literals,
+``@schemeID = ('VA', 'FC')``, counts as error-free: CEN's CII BR-S-02 read the seller's tax registrations past every
+line on every line) gives each such part of a rule's expression a global variable, read in its
 place: Saxon evaluates a global variable once per transformation (one document), when first read. A part is hoisted when
 it is certain to have the same value wherever the rule evaluates it (:func:`._constants.independent`): it reads the
 document through a path from its root only, no variable but global ones, no ``current()``; it stands where the focus is

@@ -5,7 +5,8 @@ FNFE's sub-line rules find, for every invoice line, the line it belongs to: ``(.
 LineDocument/ram:LineID = $parentlineID]``. Each such lookup reads every line, on every line: with 2,000 lines, four
 million comparisons per rule (two of these rules were two thirds of the BR-FR pack's time, issue 41).
 
-``index-sibling-lookups`` (v1, issue 41) turns each into a key: ``<xsl:key name="einvoice-validate.key-1"
+``index-sibling-lookups`` (v1, issue 41; v2: predicates comparing with a parenthesised sequence of string literals
+count as error-free) turns each into a key: ``<xsl:key name="einvoice-validate.key-1"
 match="cac:InvoiceLine | cac:CreditNoteLine" use="cbc:ID"/>`` and, where the lookup stood, ``(for
 $einvoice-validate.parent in .. return key('einvoice-validate.key-1', $parentlineID, $einvoice-validate.parent)[.. is
 $einvoice-validate.parent])``: Saxon indexes the lines once per document, and each lookup costs one access. The same

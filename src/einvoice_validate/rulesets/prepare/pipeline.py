@@ -127,8 +127,8 @@ STEPS: tuple[Step, ...] = (
     Step("skip-text-walk", 1, _skip_text_walk),
     Step("drop-empty-rule-reports", 1, _drop_empty_rule_reports),
     Step("relative-patterns", 1, _relative_patterns),
-    Step("hoist-document-constants", 1, _hoist_document_constants),
-    Step("index-sibling-lookups", 1, _index_sibling_lookups),
+    Step("hoist-document-constants", 2, _hoist_document_constants),
+    Step("index-sibling-lookups", 2, _index_sibling_lookups),
     Step("index-location-positions", 1, _index_location_positions),
     Step("index-pattern-predicates", 1, _index_pattern_predicates),
 )
