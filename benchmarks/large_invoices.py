@@ -20,24 +20,30 @@ family and size: ms per document, µs per line and peak MB of each, the best eng
 (higher: we are faster), and the growth from 500 to 2,000 lines of each side (4 x the lines). The targets of issue
 41 are checked at the end (growth at most 5 x, the best engine at least 2 x the reference at 2,000 lines).
 
-Measured 2026-11-28 on the shared 2-core machine (load 5-12 from other work: the times are noisy, the ratios are
-what counts; both sides warm, one run), ``--sizes 500,2000 --families xrechnung-ubl,xrechnung-cii,fr-en16931-ubl,
-fr-en16931-cii --warmup 3 --reference-warmup 4 --reference-repeat 3``; ms per invoice at 500 / 2,000 lines:
+Measured 2026-11-28 in the evening on the 2-core machine, quiet (load 0.2-1.5), after the steps
+``index-pattern-predicates`` v1 and ``hoist-document-constants`` v2; ``--sizes 500,2000 --engines saxon-java
+--warmup 3 --repeat 3 --reference-warmup 4 --reference-repeat 3`` (every family), ms per invoice at 500 / 2,000 lines:
 
-    family            saxonc         saxon-java     reference       best/ref at 2,000   growth (saxon-java, ref)
-    xrechnung-ubl     439 / 1,436    383 /   875    543 / 1,529     1.75x               2.28x, 2.82x
-    xrechnung-cii     344 / 1,383    334 / 1,014    532 / 1,542     1.52x               3.04x, 2.90x
-    fr-en16931-ubl    631 / 3,613    431 /   830  1,008 / 4,550     5.48x               1.92x, 4.52x
-    fr-en16931-cii    755 / 2,816    727 / 1,376  1,670 / 5,231     3.80x               1.89x, 3.13x
+    family            saxon-java     reference       best/ref at 2,000   growth (saxon-java, ref)   peak MB at 2,000
+    xrechnung-ubl     120 /   296    190 /   490     1.65x               2.46x, 2.58x               390 /   800
+    xrechnung-cii     137 /   334    220 /   650     1.95x               2.44x, 2.96x               394 / 1,094
+    peppol            124 /   333    183 /   535     1.61x               2.69x, 2.92x               382 / 1,267
+    fr-en16931-ubl    179 /   465    347 / 2,240     4.82x               2.60x, 6.46x               426 /   905
+    fr-en16931-cii    162 /   441    366 / 2,219     5.03x               2.72x, 6.07x               432 / 1,526
+    fr-extended-ubl   192 /   463    412 / 2,909     6.29x               2.42x, 7.07x               424 /   771
+    fr-extended-cii   193 /   483    395 / 2,655     5.50x               2.51x, 6.72x               405 /   810
+    facturx-pdf       285 /   848    400 / 1,754     2.07x               2.97x, 4.38x               429 / 1,991
+    empty-elements    64 /   146     65 /   191     1.31x               2.27x, 2.92x               344 /   760
 
-Peak memory at 2,000 lines: saxon-java 390-430 MB, the reference's JVM 640-1,490 MB. Growth 500 -> 2,000 lines
-at most 3.04x on the best engine (target 5x: met); at least 2x the reference at 2,000 lines: met on French CTC,
-not on XRechnung (1.52-1.75x; an earlier run of the same command: 1.48x and 1.84x). ``--sizes 500,2000,4000
---families empty-elements-ubl --reference-warmup 1 --reference-repeat 1`` (issue 40 item 7): 4,000 empty elements
-saxonc 414 ms, saxon-java 1,186 ms, reference 1,706 ms (5.6 s on saxonc before index-location-positions); growth
-500 -> 2,000 elements saxonc 3.38x, saxon-java 2.30x, reference 3.32x. ``--sizes 4000,10000`` (same options, a
-quieter moment): 10,000 empty elements saxonc 919 ms (29.9 s before the step), saxon-java 1,118 ms, reference
-2,896 ms; 4,000 -> 10,000 (2.5 x): saxonc 3.24x, saxon-java 2.28x, reference 3.44x.
+Growth 500 -> 2,000 lines at most 2.97x (target 5x: met on every family); at least 2x the reference at 2,000 lines:
+met on French CTC and Factur-X, not on XRechnung UBL (1.65x), XRechnung CII (1.95x) or Peppol (1.61x). Before the two
+steps (the same command earlier that day, loaded machine): XRechnung UBL 1.46x and CII 1.50x; the XRechnung UBL pack
+alone took 109 ms at 2,000 lines and 1,195 ms at 8,000 (quadratic), now 56 and 155 ms. ``--sizes 2000,10000
+--families xrechnung-ubl,xrechnung-cii,peppol,fr-en16931-cii,fr-extended-ubl,facturx-pdf --warmup 1 --repeat 2
+--reference-warmup 1 --reference-repeat 1`` (5 x the lines): saxon-java grew 3.0-3.6x (Factur-X PDF 4.6x), the
+reference 3.0-7.3x (French 14-17x); at 10,000 lines ours/reference XRechnung UBL 3.84x, CII 4.47x, Peppol 1.81x, French
+CII 15.3x, French EXTENDED UBL 20.4x, Factur-X PDF 3.15x; peak memory at 10,000 lines 538-735 MB (the reference's JVM
+802-1,500 MB).
 
 Usage: python benchmarks/large_invoices.py [--sizes 100,500,2000,10000] [--families xrechnung-ubl,...]
        [--engines saxonc,saxon-java] [--warmup 2] [--repeat 3] [--reference-warmup 2] [--reference-repeat 2]
