@@ -1079,6 +1079,18 @@ def test_the_installed_french_copies_key_their_line_lookups_with_the_same_svrl(
         assert after.run(parsed) == before.run(parsed)
 
 
+def _without_step(
+    pack: InstalledPack, step: str, tmp_path: Path
+) -> tuple[Engine, CompiledStylesheet, CompiledStylesheet]:
+    """The suite's engine, the pack's official stylesheet prepared without ``step`` and the installed copy (all steps),
+    both compiled on that engine."""
+    official = _official(pack)[0]
+    other = tmp_path / official.name
+    other.write_bytes(prepare_stylesheet(official.read_bytes(), steps=[s for s in DEFAULT_STEPS if s != step]))
+    engine = get_engine()
+    return engine, engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+
+
 # --- index-location-positions ------------------------------------------------------------------------------------
 
 
@@ -1106,13 +1118,7 @@ def test_location_positions_come_from_one_map_and_read_as_before(
     pack = registry.get(key)
     text = pack.prepared_stylesheet().read_bytes()
     assert b"$einvoice-validate.positions(generate-id())" in text
-    official = _official(pack)[0]
-    other = tmp_path / official.name
-    other.write_bytes(
-        prepare_stylesheet(official.read_bytes(), steps=[s for s in DEFAULT_STEPS if s != "index-location-positions"])
-    )
-    engine = get_engine()
-    before, after = engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+    engine, before, after = _without_step(pack, "index-location-positions", tmp_path)
     documents = [_empty_in_every_line(BUSINESS_CASES / source, n) for n in (3, 40)]
     documents += [load(p.read_bytes()).text() for p in _sample(pack.manifest.syntax)[::4]]
     located = 0
@@ -1193,13 +1199,7 @@ def test_line_period_rules_key_the_invoice_period_and_report_as_before(
     pack = registry.get(key)
     text = pack.prepared_stylesheet().read_bytes()
     assert b"key('einvoice-validate.pattern-key-" in text
-    official = _official(pack)[0]
-    other = tmp_path / official.name
-    other.write_bytes(
-        prepare_stylesheet(official.read_bytes(), steps=[s for s in DEFAULT_STEPS if s != "index-pattern-predicates"])
-    )
-    engine = get_engine()
-    before, after = engine.compile(other, sha256_file(other)), engine.compile(*pack.prepared())
+    engine, before, after = _without_step(pack, "index-pattern-predicates", tmp_path)
     lines = load(make_large_invoice(30, BUSINESS_CASES / "01.01a-INVOICE_ubl.xml")).text()
     fired = 0
     for document in (lines, _with_invoice_period(lines, "2099-01-01")):
