@@ -19,6 +19,7 @@ from ._xpath import Node, XPathSyntaxError, parse, walk
 from ._xslt import _CONTEXT_CHANGERS, _x
 
 __all__ = [
+    "Keys",
     "QuietVar",
     "Scope",
     "declaration",
@@ -354,3 +355,31 @@ def fresh_name(prefix: str, taken: set[str], start: int) -> str:
     name = f"{prefix}{n}"
     taken.add(name)
     return name
+
+
+class Keys:
+    """The ``xsl:key`` declarations a step adds to a stylesheet, each named ``prefix`` + number and declared once per
+    (match, use, namespaces in scope where it is used)."""
+
+    def __init__(self, root: etree._Element, prefix: str) -> None:
+        self.root = root
+        self.prefix = prefix
+        self.made: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
+        self.taken = {str(k.get("name")) for k in root.iter(_x("key"))}
+
+    def name(self, match: str, use: str, element: etree._Element) -> str:
+        """The name of the key ``match``/``use`` as read where ``element`` stands, declared now if new."""
+        namespaces = tuple(sorted((k, v) for k, v in element.nsmap.items() if k is not None))
+        found = self.made.get((match, use, namespaces))
+        if found is not None:
+            return found
+        name = fresh_name(self.prefix, self.taken, len(self.made) + 1)
+        self.made[(match, use, namespaces)] = name
+        own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
+        # at the end: the lines of the stylesheet stay where they were (SaxonC's error texts name them)
+        key = etree.SubElement(self.root, _x("key"), nsmap=own)
+        key.set("name", name)
+        key.set("match", match)
+        key.set("use", use)
+        key.tail = "\n"
+        return name

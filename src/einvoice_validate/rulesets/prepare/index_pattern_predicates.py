@@ -32,7 +32,7 @@ import re
 
 from lxml import etree
 
-from ._constants import fresh_name, predicate_error_free
+from ._constants import Keys, predicate_error_free
 from ._xpath import Node, XPathSyntaxError, parse, walk
 from ._xslt import _alternatives, _document_only_modes, _template_modes, _x
 
@@ -55,29 +55,7 @@ def _keyable(step: Node) -> bool:
     )
 
 
-class _Keys:
-    def __init__(self, root: etree._Element) -> None:
-        self.root = root
-        self.made: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
-        self.taken = {str(k.get("name")) for k in root.iter(_x("key"))}
-
-    def name(self, match: str, element: etree._Element) -> str:
-        namespaces = tuple(sorted((k, v) for k, v in element.nsmap.items() if k is not None))
-        found = self.made.get((match, namespaces))
-        if found is not None:
-            return found
-        name = fresh_name(PATTERN_KEY_PREFIX, self.taken, len(self.made) + 1)
-        self.made[(match, namespaces)] = name
-        own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
-        key = etree.SubElement(self.root, _x("key"), nsmap=own)  # at the end: the stylesheet's lines stay
-        key.set("name", name)
-        key.set("match", match)
-        key.set("use", "generate-id()")
-        key.tail = "\n"
-        return name
-
-
-def _rewrite(alternative: str, keys: _Keys, template: etree._Element) -> str:
+def _rewrite(alternative: str, keys: Keys, template: etree._Element) -> str:
     try:
         tree = parse(alternative)
     except XPathSyntaxError:
@@ -94,7 +72,7 @@ def _rewrite(alternative: str, keys: _Keys, template: etree._Element) -> str:
         opening = alternative.rindex("[", 0, first)
         closing = alternative.index("]", step.children[-1].end)
         match = f"{step.test}{alternative[opening : closing + 1]}"
-        name = keys.name(match, template)
+        name = keys.name(match, "generate-id()", template)
         out = f"{out[:opening]}[key('{name}', generate-id())]{out[closing + 1 :]}"
     return out
 
@@ -102,7 +80,7 @@ def _rewrite(alternative: str, keys: _Keys, template: etree._Element) -> str:
 def _index_pattern_predicates(root: etree._Element) -> None:
     """Step ``index-pattern-predicates``: outer steps' predicates of match patterns through keys."""
     documents = _document_only_modes(root)
-    keys = _Keys(root)
+    keys = Keys(root, PATTERN_KEY_PREFIX)
     for template in list(root.iter(_x("template"))):
         match = template.get("match")
         if match is None or template.get("priority") is None:

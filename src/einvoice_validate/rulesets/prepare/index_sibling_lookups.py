@@ -34,8 +34,8 @@ import re
 from lxml import etree
 
 from ._constants import (
+    Keys,
     declaration,
-    fresh_name,
     inside_template_focus_change,
     node_path,
     predicate_error_free,
@@ -62,27 +62,13 @@ def _parent_step(step: Node) -> bool:
 class _Indexer:
     def __init__(self, root: etree._Element) -> None:
         self.root = root
-        self.keys: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
-        self.taken = {str(k.get("name")) for k in root.iter(_x("key"))}
+        self.keys = Keys(root, KEY_PREFIX)
         self.globals = {
             str(e.get("name")): e for e in root if isinstance(e.tag, str) and e.tag in (_x("variable"), _x("param"))
         }
 
     def key(self, match: str, use: str, element: etree._Element) -> str:
-        namespaces = tuple(sorted((k, v) for k, v in element.nsmap.items() if k is not None))
-        found = self.keys.get((match, use, namespaces))
-        if found is not None:
-            return found
-        name = fresh_name(KEY_PREFIX, self.taken, len(self.keys) + 1)
-        self.keys[(match, use, namespaces)] = name
-        own = {k: v for k, v in namespaces if self.root.nsmap.get(k) != v}
-        # at the end: the lines of the stylesheet stay where they were (SaxonC's error texts name them)
-        key = etree.SubElement(self.root, _x("key"), nsmap=own)
-        key.set("name", name)
-        key.set("match", match)
-        key.set("use", use)
-        key.tail = "\n"
-        return name
+        return self.keys.name(match, use, element)
 
 
 def _conjuncts(pred: Node) -> list[Node]:
