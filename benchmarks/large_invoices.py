@@ -113,7 +113,7 @@ _OURS = r"""
 import json, statistics, sys, time
 from einvoice_validate import Validator
 engine, rules_date, warmup, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-validator = Validator(engine=engine, rules_date=rules_date)
+validator = Validator(engine=engine, rules_date=rules_date, parallel_packs=sys.argv[5] == "parallel")
 
 def peak_kib():
     with open("/proc/self/status") as fh:
@@ -198,7 +198,16 @@ class Run:
 def run_ours(engine: str, paths: list[Path], args: argparse.Namespace) -> list[Run]:
     env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
     proc = subprocess.run(
-        [sys.executable, "-c", _OURS, engine, args.rules_date, str(args.warmup), str(args.repeat)],
+        [
+            sys.executable,
+            "-c",
+            _OURS,
+            engine,
+            args.rules_date,
+            str(args.warmup),
+            str(args.repeat),
+            "sequential" if args.one_thread else "parallel",
+        ],
         input="".join(f"{p}\n" for p in paths),
         capture_output=True,
         text=True,
@@ -251,6 +260,9 @@ def main() -> int:
     parser.add_argument("--reference-repeat", type=int, default=2)
     parser.add_argument("--rules-date", default="2026-11-28")
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument(
+        "--one-thread", action="store_true", help="ours with parallel_packs off: each document on one thread only"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     engines = args.engines.split(",")

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from einvoice_validate import BatchValidator, InputError, ProfileError, RulesetError, Validator, validate_many
+from einvoice_validate import validator as validator_module
 from einvoice_validate.cli import main
 from einvoice_validate.findings import Finding, Report
 from einvoice_validate.rulesets import Registry
@@ -24,6 +25,7 @@ from einvoice_validate.schematron import _java as java_module
 from einvoice_validate.schematron import engines as engines_module
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
 from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_for_size, engine_name
+from tests.bounded import run_bounded
 from tests.conftest import CORPUS, REPO
 
 BUSINESS_CASES = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
@@ -215,3 +217,95 @@ def test_a_large_document_runs_on_saxon_java_when_the_work_chooses(
     monkeypatch.setattr(java_module, "java_available", lambda: False)
     name, why = engine_for_size(large.stat().st_size)
     assert name == "saxonc" and why is not None and "not installed" in why
+
+
+def _full(report: Report) -> tuple[list[dict[str, object]], bool, set[str]]:
+    return [f.model_dump() for f in report.findings], report.valid, set(report.timings_ms)
+
+
+def test_a_large_documents_packs_run_side_by_side_with_the_same_report(
+    monkeypatch: pytest.MonkeyPatch, registry: Registry
+) -> None:
+    """From BESIDE_BYTES on (lowered here to every document) a saxon-java validator otherwise idle builds Saxon's
+    tree beside the XSD stage and runs the packs after the first beside it: the same findings in the same order,
+    also with the XSD gate (the tree's thread is then cancelled), with rule errors and failed packs among them."""
+    monkeypatch.setattr(validator_module, "BESIDE_BYTES", 0)
+    monkeypatch.setattr(validator_module, "_CORES", 2)  # (a one-core machine would never take the second thread)
+    started: list[int] = []
+    beside = JavaEngine.beside
+
+    def counted(self: JavaEngine, work: list[object]) -> java_module.Beside:
+        started.append(len(work))
+        return beside(self, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(JavaEngine, "beside", counted)
+    documents = [p.read_bytes() for p in BUSINESS_CASES[:4] + MUTATIONS[:40]]
+    for gate in (False, True):
+        one, two = (
+            Validator(rules_home=registry.home, engine="saxon-java", xsd_gate=gate, parallel_packs=flag)
+            for flag in (False, True)
+        )
+        started.clear()
+        for data in documents:
+            assert _full(two.validate(data)) == _full(one.validate(data))
+        # each document: the tree beside the XSD stage, then (unless the XSD gate stopped it) the second pack
+        assert started.count(1) >= len(documents) and len(started) > len(documents)
+    sources = {f.source for d in documents for f in one.validate(d).findings}
+    assert len(sources) >= 3  # findings of XSD and of more than one pack were compared
+
+
+def sleeping_work_is_cancelled() -> None:
+    """(In a subprocess: tests/bounded.py.) A Beside cancelled while its work sleeps inside Java ends at once; the
+    work after it never starts; result() raises what stopped it."""
+    from einvoice_validate.schematron._java import Beside, start_jvm
+
+    start_jvm()
+    sleep = java_module._java().thread_class.sleep
+    after: list[int] = []
+    beside = Beside([lambda: sleep(600_000), lambda: after.append(1)])
+    while beside._java is None:  # attached: from here on the stop reaches the work
+        threading.Event().wait(0.01)
+    beside.cancel(grace=60)
+    assert not beside._thread.is_alive() and after == []
+    with pytest.raises(Exception, match="ThreadDeath"):
+        beside.result()
+
+
+def a_stopped_waiter_cancels_its_beside() -> None:
+    """(In a subprocess.) A runner stops an overrunning document by stopping its thread's Java thread: a thread
+    waiting in Beside.result() for work sleeping inside Java gets the stop within a poll, and its cancel() ends the
+    work too (as Validator._run does in its finally)."""
+    from einvoice_validate.schematron._java import Beside, java_thread, start_jvm, stop_java_thread
+
+    start_jvm()
+    sleep = java_module._java().thread_class.sleep
+    seen: list[object] = []
+    helpers: list[Beside] = []
+    ready = threading.Event()
+    waiter_java: list[object] = []
+
+    def wait() -> None:
+        waiter_java.append(java_thread())
+        beside = Beside([lambda: sleep(600_000)])
+        helpers.append(beside)
+        ready.set()
+        try:
+            beside.result()
+        except Exception as exc:
+            seen.append(exc)
+        finally:
+            beside.cancel(grace=60)
+            java_module.detach_thread()
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    ready.wait(60)
+    stop_java_thread(waiter_java[0])
+    waiter.join(60)
+    assert not waiter.is_alive() and "ThreadDeath" in repr(seen)
+    assert not helpers[0]._thread.is_alive()
+
+
+@pytest.mark.parametrize("target", ["sleeping_work_is_cancelled", "a_stopped_waiter_cancels_its_beside"])
+def test_work_beside_a_document_stops_with_it(target: str) -> None:
+    run_bounded(f"tests.test_engines:{target}", timeout=120)

@@ -7,11 +7,13 @@ once) → findings. Every stage runs, also after XSD errors, unless ``xsd_gate``
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import Any, TypeVar
 
 from typing_extensions import Unpack
 
@@ -39,7 +41,7 @@ from .schematron.engines import ENGINES, Engine, engine_for_size, engine_name, e
 from .values import TermValues, wants_values
 from .xsd import XsdStage
 
-__all__ = ["ENGINES", "Validator", "engine_name"]
+__all__ = ["BESIDE_BYTES", "ENGINES", "Validator", "engine_name"]
 
 GENERIC_PROFILE_NOTE = "profile.en16931-only"
 EXTENSION_NOTE = "profile.extension-not-checked"
@@ -47,8 +49,13 @@ VERSION_NOT_INSTALLED = "rules.version-not-installed"
 """The finding of a version in force on the rules date that the rules home lacks (:class:`~.profiles.StandIn`)."""
 NEAR_MISS = "profile.near-miss"
 """The finding of a specification id naming a known family in a version or form no profile knows (issue 27)."""
+T = TypeVar("T")
 MAX_PLANS = 1024
 """Plans kept per validator (one per profile and rules date met); beyond, the cache starts over."""
+BESIDE_BYTES = 512 * 1024
+"""A document of this many bytes or more (about 300 invoice lines) runs on two threads when it can
+(``Options.parallel_packs``): below, the second thread's start costs more than it saves."""
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,8 @@ class Validator:
         self._lock = threading.Lock()
         self._values = TermValues(self.registry, self.engine)  # the findings' values (values.py)
         self._compiling: dict[tuple[str, tuple[str, ...], str | None, str], threading.Lock] = {}
+        self._parallel = options.parallel_packs and _CORES > 1
+        self._in_flight = 0  # validate() calls under way: a second thread only helps a validator otherwise idle
 
     def packs_for(
         self, profile: Profile, rules_date: date | str | None = None
@@ -204,7 +213,14 @@ class Validator:
         plan = self.plan_for(chosen, rules_date)
         miss = None if forced is not None else near_miss(document, chosen, self.profiles)
         engine, engine_reason = self._engine_for(document)
-        findings = list(self._run(document, chosen, timings, plan, miss, engine))
+        with self._lock:
+            self._in_flight += 1
+            beside = self._in_flight == 1 and self._parallel and len(document.data) >= BESIDE_BYTES
+        try:
+            findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside))
+        finally:
+            with self._lock:
+                self._in_flight -= 1
         if any(wants_values(f) for f in findings):  # only then: a valid invoice costs nothing
             start = time.perf_counter()
             findings = self._values.attach(document, findings)
@@ -251,6 +267,8 @@ class Validator:
         plan: Plan,
         miss: NearMiss | None = None,
         engine: Engine | None = None,
+        *,
+        beside: bool = False,
     ) -> Iterator[Finding]:
         engine = engine or self.engine
         for stand_in in plan.stand_ins:
@@ -266,28 +284,62 @@ class Validator:
 
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile, plan, engine)
-        start = time.perf_counter()
-        # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
-        # resolved); the packs' locations are resolved on the same tree
-        locator = Locator(document.tree.getroot(), conventional=self.syntaxes.prefixes)
-        xsd_findings = stages.xsd.run(document, locator, self.limits.max_xsd_findings)
-        for finding in xsd_findings:
-            level = plan.custom_levels.get(finding.rule_id)
-            yield finding if level is None else _with_level(finding, level)
-        timings["xsd"] = _ms(start)
-        if self.xsd_gate and xsd_findings:
-            return
-        start = time.perf_counter()
-        saxon_doc = engine.load(document, slim_attachments=stages.slim_attachments and self._slim)
-        timings["saxon-parse"] = _ms(start)
-        for stage in stages.schematron:
+        # A large document on an engine that runs threads in parallel (beside: see validate) takes a second thread:
+        # Saxon's tree is built while the XSD stage runs, the packs after the first run while the first does.
+        # The findings come in the same order either way: only the engine's runs move, findings are made here.
+        side: Callable[[list[Callable[[], object]]], Any] | None = getattr(engine, "beside", None) if beside else None
+        slim = stages.slim_attachments and self._slim
+        helpers: list[Any] = []
+        try:
+            loading = None
+            if side is not None:
+                loading = side([lambda: _timed(lambda: engine.load(document, slim_attachments=slim))])
+                helpers.append(loading)
             start = time.perf_counter()
-            yield from stage.run(saxon_doc, locator)
-            timings[stage.source] = _ms(start)
+            # the XSD stage's paths use the document's own prefixes (the root's, read when the first location is
+            # resolved); the packs' locations are resolved on the same tree
+            locator = Locator(document.tree.getroot(), conventional=self.syntaxes.prefixes)
+            xsd_findings = stages.xsd.run(document, locator, self.limits.max_xsd_findings)
+            for finding in xsd_findings:
+                level = plan.custom_levels.get(finding.rule_id)
+                yield finding if level is None else _with_level(finding, level)
+            timings["xsd"] = _ms(start)
+            if self.xsd_gate and xsd_findings:
+                return
+            if loading is not None:
+                [(saxon_doc, took)] = loading.result()
+                timings["saxon-parse"] = took
+            else:
+                start = time.perf_counter()
+                saxon_doc = engine.load(document, slim_attachments=slim)
+                timings["saxon-parse"] = _ms(start)
+            first, *rest = stages.schematron or (None,)
+            if side is None or first is None or not rest:
+                for stage in stages.schematron:
+                    start = time.perf_counter()
+                    yield from stage.run(saxon_doc, locator)
+                    timings[stage.source] = _ms(start)
+                return
+            others = side([functools.partial(_timed, functools.partial(s.output, saxon_doc)) for s in rest])
+            helpers.append(others)
+            output, timings[first.source] = _timed(lambda: first.output(saxon_doc))
+            yield from first.findings(output, locator)
+            for stage, (output, took) in zip(rest, others.result(), strict=True):
+                timings[stage.source] = took
+                yield from stage.findings(output, locator)
+        finally:
+            for helper in helpers:
+                helper.cancel()  # done already, unless this thread stops early (a stop, an error, the XSD gate)
 
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
+
+
+def _timed(work: Callable[[], T]) -> tuple[T, float]:
+    """What ``work`` gives and how long it took (ms), on the thread that runs it."""
+    start = time.perf_counter()
+    return work(), _ms(start)
 
 
 def _with_level(finding: Finding, level: str) -> Finding:

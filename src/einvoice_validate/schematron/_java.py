@@ -25,7 +25,7 @@ import shutil
 import threading
 import tomllib
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "JAR_ENV",
     "JVM_OPTIONS_ENV",
+    "Beside",
     "JavaDocument",
     "JavaEngine",
     "JavaStylesheet",
@@ -372,6 +373,61 @@ class JavaStylesheet:
         return result
 
 
+class Beside:
+    """Work done on a thread of its own beside the calling one (a large document's Saxon tree while the caller runs
+    the XSD stage, its other packs while the caller runs the first): each of ``work`` in turn, their results in
+    that order from :meth:`result`.
+
+    Stopping stays what it is for one thread. A runner stops an overrunning document by stopping its validating
+    thread's Java thread (:func:`stop_java_thread`); that thread waits for this one in short steps, each ending
+    with a call into Java, where the stop reaches it, and the caller then calls :meth:`cancel`, which stops this
+    thread's Java thread too (and skips what has not started). The thread detaches from the JVM when it ends."""
+
+    _POLL = 0.05  # seconds between the waiting thread's calls into Java (where a stop reaches it)
+
+    def __init__(self, work: Sequence[Callable[[], Any]]) -> None:
+        self._work = list(work)
+        self._results: list[Any] = []
+        self._error: BaseException | None = None
+        self._java: Any = None
+        self._cancelled = False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="einvoice-beside", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._java = java_thread()  # attaches this thread: from here on cancel() can stop it
+            for item in self._work:
+                if self._cancelled:
+                    break
+                self._results.append(item())
+        except BaseException as exc:  # ThreadDeath after cancel(), or the work's own error: the caller's to raise
+            self._error = exc
+        finally:
+            self._done.set()
+            detach_thread()
+
+    def result(self) -> list[Any]:
+        """The results, once every piece of work is done; the work's exception, if it raised one."""
+        jvm = _java()
+        while not self._done.wait(self._POLL):
+            jvm.thread_class.currentThread()  # a call into Java: a stop of the waiting thread arrives here
+        if self._error is not None:
+            raise self._error
+        return self._results
+
+    def cancel(self, grace: float = 2.0) -> None:
+        """Stop the work if it is still running (its Java thread as :func:`stop_java_thread` does) and wait up to
+        ``grace`` seconds for the thread to come back (it must not be inside Java when the interpreter exits)."""
+        if self._done.is_set():
+            return
+        self._cancelled = True
+        if self._java is not None:
+            stop_java_thread(self._java)
+        self._thread.join(grace)
+
+
 class JavaEngine:
     """The ``saxon-java`` engine: see :mod:`.engines`."""
 
@@ -388,6 +444,11 @@ class JavaEngine:
                 # JVM ten times faster than as a Java string (JPype converts str char by char).
                 data = document.text().encode("utf-8")
         return _build(jvm, jvm.input_source(jvm.byte_stream(_java_bytes(jvm, data))))
+
+    def beside(self, work: Sequence[Callable[[], Any]]) -> Beside:
+        """Run ``work`` on a thread of its own while the caller goes on (:class:`Beside`): Saxon runs in parallel
+        threads on one JVM, with the GIL released."""
+        return Beside(work)
 
     def parse_text(self, text: str) -> JavaDocument:
         jvm = _java()

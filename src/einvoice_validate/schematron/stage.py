@@ -44,12 +44,26 @@ class SchematronStage:
     def run(self, document: object, locator: Locator | None = None) -> list[Finding]:
         """The findings on ``document`` (loaded by the engine); with ``locator`` (on the same document's lxml
         tree) each gets the readable path and line of its element, else the pack's location as it is."""
+        return self.findings(self.output(document), locator)
+
+    def output(self, document: object) -> str | StylesheetRuntimeError:
+        """The stylesheet's output on ``document``, or the dynamic error that stopped it: the engine's part of
+        :meth:`run`, which may run on another thread (a large document's packs side by side) than
+        :meth:`findings`."""
         try:
-            events = self._read(self._stylesheet.run(document))
+            return self._stylesheet.run(document)
         except StylesheetRuntimeError as exc:
-            events = [SvrlEvent("runtime-error", exc.code, "fatal", None, exc.message)]
-        except SvrlError as exc:
-            events = [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
+            return exc
+
+    def findings(self, output: str | StylesheetRuntimeError, locator: Locator | None = None) -> list[Finding]:
+        """The findings of an :meth:`output` (see :meth:`run`)."""
+        if isinstance(output, StylesheetRuntimeError):
+            events = [SvrlEvent("runtime-error", output.code, "fatal", None, output.message)]
+        else:
+            try:
+                events = self._read(output)
+            except SvrlError as exc:
+                events = [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
         return [self._finding(e, locator) for e in events]
 
     def _finding(self, event: SvrlEvent, locator: Locator | None) -> Finding:
