@@ -20,11 +20,18 @@ from einvoice_validate import validator as validator_module
 from einvoice_validate.cli import main
 from einvoice_validate.findings import Finding, Report
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.schematron import RUNTIME_ERROR
+from einvoice_validate.parse import load as InputDocument  # noqa: N812
+from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron import _java as java_module
 from einvoice_validate.schematron import engines as engines_module
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
-from einvoice_validate.schematron.engines import ENGINE_ENV, ENGINES, engine_for_size, engine_name
+from einvoice_validate.schematron.engines import (
+    ENGINE_ENV,
+    ENGINES,
+    StylesheetRuntimeError,
+    engine_for_size,
+    engine_name,
+)
 from tests.bounded import run_bounded
 from tests.conftest import CORPUS, REPO
 
@@ -309,3 +316,27 @@ def a_stopped_waiter_cancels_its_beside() -> None:
 @pytest.mark.parametrize("target", ["sleeping_work_is_cancelled", "a_stopped_waiter_cancels_its_beside"])
 def test_work_beside_a_document_stops_with_it(target: str) -> None:
     run_bounded(f"tests.test_engines:{target}", timeout=120)
+
+
+def test_a_pack_run_in_two_parts_gives_the_findings_of_the_whole(registry: Registry) -> None:
+    """On saxon-java a skeleton stylesheet runs in two parts of its patterns (the wrapper's part templates): read one
+    after the other they give the whole run's findings, in its order (benchmarks/parts_proof.py: every installed
+    pack on every corpus document of its syntax); a part that stops stops the pack with its own error, the first in
+    order, as the whole run would have stopped there."""
+    engine = JavaEngine()
+    compared = 0
+    for key, documents in (("en16931-ubl@1.3.16", MUTATIONS), ("en16931-cii@1.3.16", MUTATIONS)):
+        stage = SchematronStage(registry.get(key), {}, engine)
+        assert stage.parts == 2
+        for path in documents:
+            document = engine.load(InputDocument(path))
+            whole = stage.findings(stage.output(document))
+            assert stage.findings([stage.output(document, 0), stage.output(document, 1)]) == whole, path.name
+            compared += len(whole)
+    assert compared > 50
+    first, second = StylesheetRuntimeError("FORG0001", "first"), StylesheetRuntimeError("XPTY0004", "second")
+    document = engine.load(InputDocument(MUTATIONS[0]))
+    stopped = stage.findings([stage.output(document, 0), second])
+    assert [f.rule_id for f in stopped] == [RUNTIME_ERROR] and "XPTY0004" in stopped[0].message.en
+    both = stage.findings([first, second])
+    assert len(both) == 1 and "FORG0001" in both[0].message.en

@@ -10,6 +10,7 @@ import functools
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -313,20 +314,39 @@ class Validator:
                 start = time.perf_counter()
                 saxon_doc = engine.load(document, slim_attachments=slim)
                 timings["saxon-parse"] = _ms(start)
-            first, *rest = stages.schematron or (None,)
-            if side is None or first is None or not rest:
+            if side is None or sum(max(stage.parts, 1) for stage in stages.schematron) < 2:
                 for stage in stages.schematron:
                     start = time.perf_counter()
                     yield from stage.run(saxon_doc, locator)
                     timings[stage.source] = _ms(start)
                 return
-            others = side([functools.partial(_timed, functools.partial(s.output, saxon_doc)) for s in rest])
+            # The runs (a pack whole, or one part of its patterns: SchematronStage.parts), in the packs' order, taken
+            # one at a time by whichever of the two threads is free; the findings are made here, pack by pack.
+            units = deque(
+                (index, part)
+                for index, stage in enumerate(stages.schematron)
+                for part in (range(stage.parts) if stage.parts else (None,))
+            )
+            done: dict[tuple[int, int | None], tuple[object, float]] = {}
+
+            def take() -> None:
+                while True:
+                    try:
+                        index, part = units.popleft()  # (atomic: the two threads never take the same run)
+                    except IndexError:
+                        return
+                    stage = stages.schematron[index]
+                    done[(index, part)] = _timed(functools.partial(stage.output, saxon_doc, part))
+
+            others = side([take])
             helpers.append(others)
-            output, timings[first.source] = _timed(lambda: first.output(saxon_doc))
-            yield from first.findings(output, locator)
-            for stage, (output, took) in zip(rest, others.result(), strict=True):
-                timings[stage.source] = took
-                yield from stage.findings(output, locator)
+            take()
+            others.result()
+            for index, stage in enumerate(stages.schematron):
+                runs = [done[(index, part)] for part in (range(stage.parts) if stage.parts else (None,))]
+                timings[stage.source] = round(sum(took for _, took in runs), 3)
+                outputs = [output for output, _ in runs]
+                yield from stage.findings(outputs if stage.parts else outputs[0], locator)  # type: ignore[arg-type]
         finally:
             for helper in helpers:
                 helper.cancel()  # done already, unless this thread stops early (a stop, an error, the XSD gate)

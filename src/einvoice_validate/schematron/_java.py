@@ -38,6 +38,8 @@ from ._shared import (
     RUN_TEMPLATE,
     StylesheetRuntimeError,
     engine_rejects,
+    part_template,
+    pattern_parts,
     slimmed_utf8,
     wrapper_text,
 )
@@ -224,6 +226,7 @@ class _Jvm:
         config.setLogger(silent)
         config.setErrorListener(self.error_listener([]))  # parse errors reach us as exceptions
         self.run_name = QName(EV_NS, RUN_TEMPLATE)
+        self.qname = QName
         self.api_exception = SaxonApiException
         self.byte_stream = ByteArrayInputStream
         self.string_reader = StringReader
@@ -344,23 +347,29 @@ def _java_bytes(jvm: _Jvm, data: bytes) -> Any:
 
 
 class JavaStylesheet:
-    """A compiled, wrapped stylesheet; runs are independent (one transformer each) and may be concurrent."""
+    """A compiled, wrapped stylesheet; runs are independent (one transformer each) and may be concurrent.
 
-    def __init__(self, jvm: _Jvm, executable: Any, path: Path) -> None:
+    ``parts``: how many parts of its patterns :meth:`run` can run one at a time (``part=0``, ``1``: see
+    :func:`._shared.pattern_parts`; 0 when it runs whole only): a large document's pack on two threads."""
+
+    def __init__(self, jvm: _Jvm, executable: Any, path: Path, parts: int = 0) -> None:
         self._jvm = jvm
         self._executable = executable
         self.path = path
+        self.parts = parts
+        self._part_names = [jvm.qname(EV_NS, part_template(n)) for n in range(parts)]
 
-    def run(self, document: JavaDocument) -> str:
-        """The SVRL (or ``ev:runtime-error``) as a string."""
+    def run(self, document: JavaDocument, part: int | None = None) -> str:
+        """The SVRL (or ``ev:runtime-error``) as a string: of every pattern, or of those of ``part``."""
         jvm = _java()
         writer = jvm.string_writer()
+        name = jvm.run_name if part is None else self._part_names[part]
         try:
             transformer = self._executable.load30()
             transformer.setURIResolver(jvm.refuse_all)
             # Global context item: the XRechnung stylesheets read it (else XPDY0002).
             transformer.setGlobalContextItem(document.node)
-            transformer.callTemplate(jvm.run_name, jvm.processor.newSerializer(writer))
+            transformer.callTemplate(name, jvm.processor.newSerializer(writer))
         except jvm.api_exception as exc:  # errors xsl:try cannot catch (e.g. in global variables)
             text = str(exc.getMessage() or exc).strip()
             code = exc.getErrorCode()
@@ -475,11 +484,15 @@ class JavaEngine:
                     # within the edition's optimisations: Saxon-HE 9.9 does not cut the flags down to HE's itself
                     # (an EE flag such as JIT left on compiles templates without a body)
                     info.setOptimizerOptions(info.getOptimizerOptions().intersect(jvm.optimizer_options(optimizer)))
-                source = jvm.sax_source(jvm.input_source(jvm.string_reader(wrapper_text(key[0]))))
+                try:
+                    parts = pattern_parts(key[0].read_text(encoding="utf-8"))
+                except (OSError, UnicodeError):
+                    parts = ()  # (the compilation says what is wrong)
+                source = jvm.sax_source(jvm.input_source(jvm.string_reader(wrapper_text(key[0], parts))))
                 executable = compiler.compile(source)
             except jvm.api_exception as exc:
                 details = "; ".join(errors) or str(exc)
                 raise RulesetError("ruleset.invalid", Detail("detail.stylesheet-not-compiled", path, details)) from exc
-            compiled = JavaStylesheet(jvm, executable, key[0])
+            compiled = JavaStylesheet(jvm, executable, key[0], len(parts))
             _compiled[key] = compiled
             return compiled

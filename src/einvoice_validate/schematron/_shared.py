@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ERROR_CODE",
     "EV_NS",
+    "PARTS",
     "RUN_TEMPLATE",
     "SLIM_KEEP_CHARS",
     "SLIM_MIN_CHARS",
@@ -29,6 +30,8 @@ __all__ = [
     "Engine",
     "StylesheetRuntimeError",
     "engine_rejects",
+    "part_template",
+    "pattern_parts",
     "slimmed_text",
     "slimmed_utf8",
     "wrapper_text",
@@ -61,9 +64,67 @@ _WRAPPER = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XS
 ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
 
 
-def wrapper_text(stylesheet: Path) -> str:
-    """The wrapper stylesheet that imports ``stylesheet`` (an absolute path) and runs it under ``xsl:try``."""
-    return _WRAPPER.format(ns=EV_NS, run=RUN_TEMPLATE, href=stylesheet.as_uri())
+# A pack's patterns in two parts (pattern_parts): each part is a template of the wrapper that writes the SVRL of its
+# patterns only, the way the official root template writes them all; the two outputs, read one after the other, give
+# the findings of the whole in the same order (issue 41: a large document's pack on two threads).
+_PART = """
+  <xsl:template name="ev:{run}-part-{n}">
+    <xsl:try>
+      <svrl:schematron-output xmlns:svrl="{svrl}">{applies}
+      </svrl:schematron-output>
+      <xsl:catch>
+        <ev:runtime-error code="{{local-name-from-QName($err:code)}}">
+          <xsl:value-of select="$err:description"/>
+        </ev:runtime-error>
+      </xsl:catch>
+    </xsl:try>
+  </xsl:template>"""
+_SVRL_NS = "http://purl.oclc.org/dsdl/svrl"
+# The root template of a Schematron skeleton's stylesheet as the preparation leaves it: the SVRL root element and,
+# inside it, nothing but one apply-templates on the document per pattern (its mode).
+_ROOT_TEMPLATE = re.compile(
+    r'<xsl:template match="/">\s*<svrl:schematron-output(?:\s[^<>]*)?>((?:\s*<xsl:apply-templates mode="[^"<>]+" '
+    r'select="/"/>)+)\s*</svrl:schematron-output>\s*</xsl:template>'
+)
+_APPLY = re.compile(r'<xsl:apply-templates mode="([^"<>]+)" select="/"/>')
+PARTS = 2
+
+
+def pattern_parts(stylesheet_text: str) -> tuple[tuple[str, ...], ...]:
+    """The modes of a stylesheet's patterns in :data:`PARTS` parts (the first half of them, the rest), when its root
+    template is the skeleton's (see ``_ROOT_TEMPLATE``; the stylesheet's namespace for the prefix ``svrl`` is the SVRL
+    namespace) and it has at least two patterns; else ``()``: the stylesheet runs whole only."""
+    found = _ROOT_TEMPLATE.findall(stylesheet_text)
+    if len(found) != 1 or f'xmlns:svrl="{_SVRL_NS}"' not in stylesheet_text:
+        return ()
+    modes = tuple(_APPLY.findall(found[0]))
+    if len(modes) < PARTS:
+        return ()
+    half = len(modes) // PARTS
+    return (modes[:half], modes[half:])
+
+
+def part_template(n: int) -> str:
+    """The local name (in :data:`EV_NS`) of the wrapper's template that runs part ``n`` (0-based) of the patterns."""
+    return f"{RUN_TEMPLATE}-part-{n}"
+
+
+def wrapper_text(stylesheet: Path, parts: tuple[tuple[str, ...], ...] = ()) -> str:
+    """The wrapper stylesheet that imports ``stylesheet`` (an absolute path) and runs it under ``xsl:try``; with
+    ``parts`` (:func:`pattern_parts`) also a template per part that runs only the patterns of that part."""
+    text = _WRAPPER.format(ns=EV_NS, run=RUN_TEMPLATE, href=stylesheet.as_uri())
+    if not parts:
+        return text
+    templates = "".join(
+        _PART.format(
+            run=RUN_TEMPLATE,
+            n=n,
+            svrl=_SVRL_NS,
+            applies="".join(f'\n        <xsl:apply-templates select="/" mode="{mode}"/>' for mode in modes),
+        )
+        for n, modes in enumerate(parts)
+    )
+    return text.replace("\n</xsl:stylesheet>", templates + "\n</xsl:stylesheet>")
 
 
 def engine_rejects(reason: object) -> InputError:

@@ -38,6 +38,8 @@ class SchematronStage:
         path, checksum = pack.prepared("stylesheet")
         engine = engine or get_engine()
         self._stylesheet = engine.compile(path, checksum, pack.manifest.optimizer.get(engine.name))
+        # how many parts of its patterns run one at a time (output(part=...)): SVRL packs on an engine that can
+        self.parts: int = getattr(self._stylesheet, "parts", 0) if pack.manifest.output == "svrl" else 0
         self._levels = dict(custom_levels)
         self._texts = pack.manifest.messages  # a user pack's own texts (official packs: the catalogue)
 
@@ -46,25 +48,39 @@ class SchematronStage:
         tree) each gets the readable path and line of its element, else the pack's location as it is."""
         return self.findings(self.output(document), locator)
 
-    def output(self, document: object) -> str | StylesheetRuntimeError:
-        """The stylesheet's output on ``document``, or the dynamic error that stopped it: the engine's part of
-        :meth:`run`, which may run on another thread (a large document's packs side by side) than
-        :meth:`findings`."""
+    def output(self, document: object, part: int | None = None) -> str | StylesheetRuntimeError:
+        """The stylesheet's output on ``document`` (of every pattern, or of part ``part`` of them: see
+        :attr:`parts`), or the dynamic error that stopped it: the engine's part of :meth:`run`, which may run on
+        another thread (a large document's packs side by side) than :meth:`findings`."""
         try:
-            return self._stylesheet.run(document)
+            if part is None:
+                return self._stylesheet.run(document)
+            return self._stylesheet.run(document, part)  # type: ignore[call-arg]  # (parts > 0: saxon-java)
         except StylesheetRuntimeError as exc:
             return exc
 
-    def findings(self, output: str | StylesheetRuntimeError, locator: Locator | None = None) -> list[Finding]:
-        """The findings of an :meth:`output` (see :meth:`run`)."""
-        if isinstance(output, StylesheetRuntimeError):
-            events = [SvrlEvent("runtime-error", output.code, "fatal", None, output.message)]
-        else:
-            try:
-                events = self._read(output)
-            except SvrlError as exc:
-                events = [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
+    def findings(
+        self, output: str | StylesheetRuntimeError | list[str | StylesheetRuntimeError], locator: Locator | None = None
+    ) -> list[Finding]:
+        """The findings of an :meth:`output`, or of the outputs of every part in order (see :meth:`run`): their
+        events one part after the other, as the whole stylesheet writes them; a part that stopped stops the pack
+        (its error alone, the first in order, as the whole stylesheet would have stopped there)."""
+        events: list[SvrlEvent] = []
+        for one in output if isinstance(output, list) else [output]:
+            read = self._events(one)
+            if read[:1] and read[0].kind == "runtime-error":
+                events = read
+                break
+            events.extend(read)
         return [self._finding(e, locator) for e in events]
+
+    def _events(self, output: str | StylesheetRuntimeError) -> list[SvrlEvent]:
+        if isinstance(output, StylesheetRuntimeError):
+            return [SvrlEvent("runtime-error", output.code, "fatal", None, output.message)]
+        try:
+            return self._read(output)
+        except SvrlError as exc:
+            return [SvrlEvent("runtime-error", "SVRL", "fatal", None, str(exc))]
 
     def _finding(self, event: SvrlEvent, locator: Locator | None) -> Finding:
         place = locator.place(event.location) if locator is not None else Place(event.location, None)

@@ -1,0 +1,69 @@
+"""The proof that a pack run in parts of its patterns gives the findings of the pack run whole (a large document's
+packs on two threads, ``Options.parallel_packs``): for every installed Schematron pack whose stylesheet the
+``saxon-java`` engine can run in parts (``SchematronStage.parts``), the findings of the whole run and of the parts
+read one after the other, on every corpus document of the pack's syntax and on large invoices (as
+``benchmarks/prepare_proof.py`` chooses them). A difference is printed with the document; the exit status is the
+number of packs that differ.
+
+Usage: python benchmarks/parts_proof.py [--packs ID|KEY,...] [--limit N]   (needs `make rulesets`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from prepare_proof import documents  # noqa: E402
+
+from einvoice_validate.errors import RulesetError  # noqa: E402
+from einvoice_validate.rulesets import Registry  # noqa: E402
+from einvoice_validate.schematron import SchematronStage  # noqa: E402
+from einvoice_validate.schematron.engines import get_engine  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--packs", default=None, help="pack ids or keys (default: every installed Schematron pack)")
+    parser.add_argument("--limit", type=int, default=0, help="at most this many documents per syntax (0: all)")
+    args = parser.parse_args()
+    registry = Registry()
+    engine = get_engine("saxon-java")
+    wanted = args.packs.split(",") if args.packs else None
+    keys = sorted(
+        k
+        for k, m in registry.manifests.items()
+        if m.kind == "schematron" and (wanted is None or k in wanted or m.id in wanted)
+    )
+    corpora: dict[str, list[tuple[str, str]]] = {}
+    failed = 0
+    for key in keys:
+        try:
+            stage = SchematronStage(registry.get(key), {}, engine)
+        except RulesetError:
+            print(f"{key}: not installed")
+            continue
+        if not stage.parts:
+            print(f"{key}: runs whole only")
+            continue
+        syntax = registry.get(key).manifest.syntax
+        docs = corpora.setdefault(syntax, documents(syntax))
+        if args.limit:
+            docs = docs[: args.limit]
+        differ = findings = 0
+        for name, text in docs:
+            document = engine.parse_text(text)
+            whole = [f.model_dump() for f in stage.findings(stage.output(document))]
+            parts = [f.model_dump() for f in stage.findings([stage.output(document, p) for p in range(stage.parts)])]
+            findings += len(whole)
+            if whole != parts:
+                differ += 1
+                print(f"  DIFFERS {key} {name}\n    whole: {whole[:3]}\n    parts: {parts[:3]}")
+        failed += bool(differ)
+        print(f"{key}: {stage.parts} parts, {len(docs)} documents, {findings} findings, {differ} differ", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
