@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prepare_proof import documents  # noqa: E402
+from prepare_proof import documents
 
-from einvoice_validate.errors import RulesetError  # noqa: E402
-from einvoice_validate.rulesets import Registry  # noqa: E402
-from einvoice_validate.schematron import SchematronStage  # noqa: E402
-from einvoice_validate.schematron.engines import get_engine  # noqa: E402
+from einvoice_validate.errors import RulesetError
+from einvoice_validate.rulesets import Registry
+from einvoice_validate.schematron import SchematronStage
+from einvoice_validate.schematron.engines import get_engine
 
 
 def main() -> int:

@@ -19,8 +19,8 @@ from einvoice_validate import BatchValidator, InputError, ProfileError, RulesetE
 from einvoice_validate import validator as validator_module
 from einvoice_validate.cli import main
 from einvoice_validate.findings import Finding, Report
+from einvoice_validate.parse import load as InputDocument
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.parse import load as InputDocument  # noqa: N812
 from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron import _java as java_module
 from einvoice_validate.schematron import engines as engines_module
