@@ -302,3 +302,18 @@ def test_the_catalogue_reads_a_file_when_one_of_its_ids_is_first_needed() -> Non
     assert [p.name for p in lazy._parsed] == ["xrechnung.toml"]
     assert lazy.variants("NO-SUCH-RULE") == ()
     assert lazy.entries == load_catalogue().entries  # every file read, the same variants in the same order
+
+
+def test_a_rendered_text_is_kept_and_the_keeping_is_bounded() -> None:
+    """A document failing one rule on thousands of lines renders its text once (Catalogue.render keeps what it
+    rendered per rule id and text); what it keeps stays under its bound, whatever the texts."""
+    from einvoice_validate import messages
+
+    fresh = messages.Catalogue(files=sorted(messages.CATALOGUE_DIR.glob("*.toml")))
+    text = "[BR-CO-15]-Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110)."
+    first = fresh.render("BR-CO-15", text)
+    assert fresh.render("BR-CO-15", text) is first
+    assert first == fresh._render("BR-CO-15", text) and first.variant is not None
+    for n in range(messages._RENDERED + 10):
+        fresh.render("BR-CO-15", f"{text} {n}")
+    assert 0 < len(fresh._rendered) <= messages._RENDERED

@@ -153,6 +153,10 @@ def fill(template: str, values: Sequence[str], *, fold: bool = True) -> str:
     return " ".join(text.split()) if fold else text
 
 
+_RENDERED = 4096
+"""The most rendered texts a catalogue keeps (:meth:`Catalogue.render`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rendered:
     message: Message
@@ -169,7 +173,7 @@ class Catalogue:
     (480 KB of TOML, 0.1 s). :attr:`entries` reads every file; the variants of an id are in file order either way.
     """
 
-    __slots__ = ("_entries", "_files", "_index", "_lock", "_parsed")
+    __slots__ = ("_entries", "_files", "_index", "_lock", "_parsed", "_rendered")
 
     def __init__(self, entries: dict[str, tuple[Variant, ...]] | None = None, files: Sequence[Path] = ()) -> None:
         self._entries: dict[str, tuple[Variant, ...]] = dict(entries or {})
@@ -182,6 +186,7 @@ class Catalogue:
                 if path not in paths:  # an id may have several entries ([[ID]] tables) in one file
                     paths.append(path)
         self._lock = threading.Lock()
+        self._rendered: dict[tuple[str, str], Rendered] = {}  # render()'s results (frozen), at most _RENDERED
 
     @property
     def entries(self) -> dict[str, tuple[Variant, ...]]:
@@ -218,7 +223,20 @@ class Catalogue:
         """The finding message for the text a pack produced for ``rule_id``.
 
         A text the catalogue does not know (a pack newer than the catalogue) keeps the official text in every
-        language, so a finding is never lost or mistranslated; the catalogue tests make that case visible."""
+        language, so a finding is never lost or mistranslated; the catalogue tests make that case visible.
+
+        Kept per rule id and text (a document failing one rule on thousands of lines renders it once): the result
+        is frozen, the same for the same text."""
+        key = (rule_id, text)
+        done = self._rendered.get(key)
+        if done is None:
+            done = self._render(rule_id, text)
+            if len(self._rendered) >= _RENDERED:
+                self._rendered.clear()  # (texts holding values are many: a bound, not a history)
+            self._rendered[key] = done
+        return done
+
+    def _render(self, rule_id: str, text: str) -> Rendered:
         body = split_label(text)
         for variant in self.variants(rule_id):
             values = variant.match(body)
