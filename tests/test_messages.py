@@ -310,7 +310,10 @@ def test_a_rendered_text_is_kept_and_the_keeping_is_bounded() -> None:
     from einvoice_validate import messages
 
     fresh = messages.Catalogue(files=sorted(messages.CATALOGUE_DIR.glob("*.toml")))
-    text = "[BR-CO-15]-Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110)."
+    text = (
+        "[BR-CO-15]-Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + "
+        "Invoice total VAT amount (BT-110)."
+    )
     first = fresh.render("BR-CO-15", text)
     assert fresh.render("BR-CO-15", text) is first
     assert first == fresh._render("BR-CO-15", text) and first.variant is not None
