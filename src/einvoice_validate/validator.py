@@ -53,9 +53,10 @@ NEAR_MISS = "profile.near-miss"
 T = TypeVar("T")
 MAX_PLANS = 1024
 """Plans kept per validator (one per profile and rules date met); beyond, the cache starts over."""
-BESIDE_BYTES = 512 * 1024
-"""A document of this many bytes or more (about 300 invoice lines) runs on two threads when it can
-(``Options.parallel_packs``): below, the second thread's start costs more than it saves."""
+BESIDE_BYTES = 256 * 1024
+"""A document of this many bytes or more (about 170 lines of the official examples) runs on two threads when it can
+(``Options.parallel_packs``): at 200 lines (270-300 KB) that took 17-24 % off the time, at 100 lines (140-150 KB)
+nothing (XRechnung UBL and Peppol, warm, two cores)."""
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
