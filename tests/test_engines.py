@@ -34,6 +34,7 @@ from einvoice_validate.schematron.engines import (
 )
 from tests.bounded import run_bounded
 from tests.conftest import CORPUS, REPO
+from tests.hostile import empty_notes
 
 BUSINESS_CASES = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*.xml"))
 MUTATIONS = sorted((CORPUS / "mutations-dev").glob("*.xml"))
@@ -233,11 +234,12 @@ def _full(report: Report) -> tuple[list[dict[str, object]], bool, set[str]]:
 def test_a_large_documents_packs_run_side_by_side_with_the_same_report(
     monkeypatch: pytest.MonkeyPatch, registry: Registry
 ) -> None:
-    """From BESIDE_BYTES on (lowered here to every document) a saxon-java validator otherwise idle builds Saxon's
-    tree beside the XSD stage and runs the packs after the first beside it: the same findings in the same order,
-    also with the XSD gate (the tree's thread is then cancelled), with rule errors and failed packs among them."""
-    monkeypatch.setattr(validator_module, "BESIDE_BYTES", 0)
-    monkeypatch.setattr(validator_module, "_CORES", 2)  # (a one-core machine would never take the second thread)
+    """From BESIDE_TAGS on (lowered here to every document) a saxon-java validator otherwise idle builds Saxon's
+    tree beside the XSD stage and shares the packs' runs between two threads: the same findings in the same order,
+    also with the XSD gate (the tree's thread is then cancelled), with rule errors and failed packs among them. With
+    the thresholds as they are, a business case with a large attachment (420 KB, 709 tags) keeps to one thread, and
+    9,000 empty notes (a finding each) take two, with the same findings."""
+    monkeypatch.setattr(validator_module, "_CORES", 2)
     started: list[int] = []
     beside = JavaEngine.beside
 
@@ -246,6 +248,16 @@ def test_a_large_documents_packs_run_side_by_side_with_the_same_report(
         return beside(self, work)  # type: ignore[arg-type]
 
     monkeypatch.setattr(JavaEngine, "beside", counted)
+    one, two = (Validator(rules_home=registry.home, engine="saxon-java", parallel_packs=flag) for flag in (False, True))
+    attachment = (CORPUS / "xrechnung-testsuite/business-cases/standard/03.07a-INVOICE_ubl.xml").read_bytes()
+    assert len(attachment) > 400_000 and _full(two.validate(attachment)) == _full(one.validate(attachment))
+    assert started == []
+    notes = empty_notes(9_000)
+    many = two.validate(notes)
+    assert _full(many) == _full(one.validate(notes)) and len(many.findings) >= 9_000
+    assert started == [1, 1]  # the tree, then the runs
+    monkeypatch.setattr(validator_module, "BESIDE_TAGS", 0)
+    monkeypatch.setattr(validator_module, "_BESIDE_MIN_BYTES", 0)
     documents = [p.read_bytes() for p in BUSINESS_CASES[:4] + MUTATIONS[:40]]
     for gate in (False, True):
         one, two = (
@@ -255,7 +267,7 @@ def test_a_large_documents_packs_run_side_by_side_with_the_same_report(
         started.clear()
         for data in documents:
             assert _full(two.validate(data)) == _full(one.validate(data))
-        # each document: the tree beside the XSD stage, then (unless the XSD gate stopped it) the second pack
+        # each document: the tree beside the XSD stage, then (unless the XSD gate stopped it) the shared runs
         assert started.count(1) >= len(documents) and len(started) > len(documents)
     sources = {f.source for d in documents for f in one.validate(d).findings}
     assert len(sources) >= 3  # findings of XSD and of more than one pack were compared
