@@ -58,7 +58,7 @@ BESIDE_TAGS = 8_000
 examples) runs on two threads when it can (``Options.parallel_packs``): at 200 lines (270-300 KB, 9,400-9,700 ``<``)
 that took 17-24 % off the time, at 100 lines (4,800-4,900) nothing (XRechnung UBL and Peppol, warm, two cores). Counted
 in the bytes, not their size: a business case of 420 KB holds 700 (an attachment), and runs on one thread."""
-_BESIDE_MIN_BYTES = 4 * BESIDE_TAGS  # below, a document cannot hold that many tags (not counted)
+_BESIDE_MIN_BYTES = 128 * 1024  # smaller documents are not counted (8,000 tags would be 16 bytes each)
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
