@@ -13,6 +13,8 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from einvoice_validate.errors import InputError, RulesetError
@@ -54,6 +56,19 @@ def documents(syntax: str) -> list[tuple[str, str]]:
             data = make(lines, SHARED / source)
             out.append((f"{source} x {lines} lines", load(data).text()))
     return out
+
+
+def differences(
+    key: str, docs: list[tuple[str, str]], one: Callable[[str], object], other: Callable[[str], object], *names: str
+) -> int:
+    """How many of ``docs`` (name, text) the two sides (``names``) give differently; each difference is printed."""
+    differ = 0
+    for name, text in docs:
+        a, b = one(text), other(text)
+        if a != b:
+            differ += 1
+            print(f"  DIFFERS {key} {name}\n    {names[0]}: {str(a)[:300]}\n    {names[1]}: {str(b)[:300]}")
+    return differ
 
 
 def run(sheet: object, engine: object, text: str) -> str:
@@ -115,12 +130,9 @@ def main() -> int:
             docs = corpora.setdefault(syntax, documents(syntax))
             if args.limit:
                 docs = docs[: args.limit]
-            differ = 0
-            for name, text in docs:
-                a, b = run(before, engine, text), run(after, engine, text)
-                if a != b:
-                    differ += 1
-                    print(f"  DIFFERS {key} {name}\n    without: {a[:300]}\n    with:    {b[:300]}")
+            differ = differences(
+                key, docs, partial(run, before, engine), partial(run, after, engine), "without", "with"
+            )
             failed += bool(differ)
             print(f"{key}: {len(docs)} documents, {differ} differ ({engine.name})", flush=True)
     return failed

@@ -49,29 +49,13 @@ RUN_TEMPLATE = "run"  # in EV_NS
 _WRAPPER = """<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
     xmlns:err="http://www.w3.org/2005/xqt-errors" xmlns:ev="{ns}">
   <xsl:import href="{href}"/>
-  <xsl:output method="xml" indent="no"/>
-  <xsl:template name="ev:{run}">
-    <xsl:try>
-      <xsl:apply-templates select="."/>
-      <xsl:catch>
-        <ev:runtime-error code="{{local-name-from-QName($err:code)}}">
-          <xsl:value-of select="$err:description"/>
-        </ev:runtime-error>
-      </xsl:catch>
-    </xsl:try>
-  </xsl:template>
+  <xsl:output method="xml" indent="no"/>{templates}
 </xsl:stylesheet>"""
-ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
-
-
-# A pack's patterns in two parts (pattern_parts): each part is a template of the wrapper that writes the SVRL of its
-# patterns only, the way the official root template writes them all; the two outputs, read one after the other, give
-# the findings of the whole in the same order (issue 41: a large document's pack on two threads).
-_PART = """
-  <xsl:template name="ev:{run}-part-{n}">
+# One named template of the wrapper: ``body`` under xsl:try, a dynamic error written as ev:runtime-error.
+_TEMPLATE = """
+  <xsl:template name="ev:{name}">
     <xsl:try>
-      <svrl:schematron-output xmlns:svrl="{svrl}">{applies}
-      </svrl:schematron-output>
+      {body}
       <xsl:catch>
         <ev:runtime-error code="{{local-name-from-QName($err:code)}}">
           <xsl:value-of select="$err:description"/>
@@ -79,6 +63,14 @@ _PART = """
       </xsl:catch>
     </xsl:try>
   </xsl:template>"""
+ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
+
+
+# A pack's patterns in two parts (pattern_parts): each part is a template of the wrapper that writes the SVRL of its
+# patterns only, the way the official root template writes them all; the two outputs, read one after the other, give
+# the findings of the whole in the same order (issue 41: a large document's pack on two threads).
+_PART = """<svrl:schematron-output xmlns:svrl="{svrl}">{applies}
+      </svrl:schematron-output>"""
 _SVRL_NS = "http://purl.oclc.org/dsdl/svrl"
 # The root template of a Schematron skeleton's stylesheet as the preparation leaves it: the SVRL root element and,
 # inside it, nothing but one apply-templates on the document per pattern (its mode).
@@ -112,19 +104,11 @@ def part_template(n: int) -> str:
 def wrapper_text(stylesheet: Path, parts: tuple[tuple[str, ...], ...] = ()) -> str:
     """The wrapper stylesheet that imports ``stylesheet`` (an absolute path) and runs it under ``xsl:try``; with
     ``parts`` (:func:`pattern_parts`) also a template per part that runs only the patterns of that part."""
-    text = _WRAPPER.format(ns=EV_NS, run=RUN_TEMPLATE, href=stylesheet.as_uri())
-    if not parts:
-        return text
-    templates = "".join(
-        _PART.format(
-            run=RUN_TEMPLATE,
-            n=n,
-            svrl=_SVRL_NS,
-            applies="".join(f'\n        <xsl:apply-templates select="/" mode="{mode}"/>' for mode in modes),
-        )
-        for n, modes in enumerate(parts)
-    )
-    return text.replace("\n</xsl:stylesheet>", templates + "\n</xsl:stylesheet>")
+    templates = [_TEMPLATE.format(name=RUN_TEMPLATE, body='<xsl:apply-templates select="."/>')]
+    for n, modes in enumerate(parts):
+        applies = "".join(f'\n        <xsl:apply-templates select="/" mode="{mode}"/>' for mode in modes)
+        templates.append(_TEMPLATE.format(name=part_template(n), body=_PART.format(svrl=_SVRL_NS, applies=applies)))
+    return _WRAPPER.format(ns=EV_NS, href=stylesheet.as_uri(), templates="".join(templates))
 
 
 def engine_rejects(reason: object) -> InputError:
