@@ -219,7 +219,11 @@ class BatchValidator:
 
             self._watchdog = Watchdog()
             before_exit(self.close)  # its threads end (and leave the JVM) before the JVM is shut down
-        self._config = WorkerConfig(options, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap)
+        # Worker processes fill the cores already: each keeps a document to one thread (Options.parallel_packs).
+        worker_options = options.replace(parallel_packs=False) if self.mode == "processes" else options
+        self._config = WorkerConfig(
+            worker_options, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap
+        )
         self._env = worker_env() if self.mode == "processes" else {}
         if self.mode != "local":
             for number in range(count):

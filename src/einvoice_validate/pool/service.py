@@ -122,8 +122,10 @@ class Pool:
         self.retry_after = retry_after
         self._prepare = prepare
         self._background = background
+        # Worker processes fill the cores already: each keeps a document to one thread (Options.parallel_packs).
+        worker_options = self.options.replace(parallel_packs=False) if self.mode == "processes" else self.options
         self._config = WorkerConfig(
-            self.options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap
+            worker_options, prepare=prepare, crash_on=os.environ.get(TEST_CRASH_ENV) or None, settle_heap=settle_heap
         )
         self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=max(1, self.queue_size))
         self.lane = lane if self.mode == "threads" else 0
