@@ -236,6 +236,8 @@ def test_batch_validator_keeps_its_workers(registry: Registry) -> None:
         assert [r.valid for r in batch.iter_validate([GOOD, BROKEN, GOOD_CII])] == [True, False, True]
         first = _live_children()
         assert [r.valid for r in batch.validate_many([BROKEN, GOOD_CII, GOOD, GOOD])] == [False, True, True, True]
+        # the workers fill the cores: none of them takes a second thread for one document (Options.parallel_packs)
+        assert batch.options.parallel_packs and not batch._config.options.parallel_packs
         if before is not None:
             assert first is not None and len(first - before) == 2
             assert _live_children() == first  # the same two processes
