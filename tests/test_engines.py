@@ -253,12 +253,17 @@ def test_a_large_documents_packs_run_side_by_side_with_the_same_report(
     assert len(attachment) > 400_000 and _full(two.validate(attachment)) == _full(one.validate(attachment))
     assert started == []
     notes = empty_notes(12_000)
+    loads: list[str] = []
+    load, load_utf8 = JavaEngine.load, JavaEngine.load_utf8
+    monkeypatch.setattr(JavaEngine, "load", lambda self, *a, **k: loads.append("load") or load(self, *a, **k))
+    monkeypatch.setattr(JavaEngine, "load_utf8", lambda self, data: loads.append("utf8") or load_utf8(self, data))
     many = two.validate(notes)
+    assert loads == ["utf8"]  # the tree was started beside the limit checks, from the bytes, and taken
     assert _full(many) == _full(one.validate(notes)) and len(many.findings) >= 12_000
     assert started == [1, 1]  # the tree, then the runs
     monkeypatch.setattr(validator_module, "BESIDE_TAGS", 0)
     monkeypatch.setattr(validator_module, "_BESIDE_MIN_BYTES", 0)
-    documents = [p.read_bytes() for p in BUSINESS_CASES[:4] + MUTATIONS[:40]]
+    documents = [attachment] + [p.read_bytes() for p in BUSINESS_CASES[:4] + MUTATIONS[:40]]
     for gate in (False, True):
         one, two = (
             Validator(rules_home=registry.home, engine="saxon-java", xsd_gate=gate, parallel_packs=flag)

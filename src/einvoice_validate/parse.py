@@ -13,6 +13,7 @@ import dataclasses
 import io
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,7 @@ __all__ = [
     "SBDH_NS",
     "Document",
     "Envelope",
+    "Parsed",
     "Source",
     "child_path",
     "load",
@@ -352,17 +354,24 @@ def _check_structure(tree: etree._ElementTree, data: bytes, limits: Limits) -> N
         )
 
 
-def load(source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | None = None) -> Document:
+Parsed = Callable[[etree._ElementTree, bytes], None]
+"""Called by :func:`load` once the XML is parsed, before its structural limits are checked: the tree and its bytes
+(a validator starts building the engine's tree of a large document there, beside the checks)."""
+
+
+def load(
+    source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | None = None, parsed: Parsed | None = None
+) -> Document:
     """Read, parse and classify one document (XML, or a ZUGFeRD / Factur-X PDF: the invoice embedded in it) by the
-    roots of ``syntaxes`` (default: the bundled ones; a validator passes its rules home's).
-    Raises :class:`InputError` with a stable code."""
+    roots of ``syntaxes`` (default: the bundled ones; a validator passes its rules home's); ``parsed``: see
+    :data:`Parsed`. Raises :class:`InputError` with a stable code."""
     data, name = read_source(source, limits)
     known = syntaxes if syntaxes is not None else bundled()
     if is_pdf(data):
         from .envelopes.pdf import extract_invoice  # on the first PDF: XML never loads the PDF envelope
 
         xml, pdf = extract_invoice(data, limits)
-        document = _load_xml(xml, name, limits, known)
+        document = _load_xml(xml, name, limits, known, parsed)
         if document.envelope is not None:
             raise InputError(
                 "document.unsupported-type",
@@ -370,10 +379,10 @@ def load(source: Source, limits: Limits = DEFAULT_LIMITS, syntaxes: Syntaxes | N
                 reason="envelope",
             )
         return dataclasses.replace(document, envelope="pdf", pdf=pdf)
-    return _load_xml(data, name, limits, known)
+    return _load_xml(data, name, limits, known, parsed)
 
 
-def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) -> Document:
+def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes, parsed: Parsed | None = None) -> Document:
     if not data.strip():
         raise InputError("document.unreadable", Detail("detail.blank" if data else "detail.empty"), reason="empty")
     hardened.refuse_markup_declarations(data)  # before parsing, in every encoding libxml2 reads
@@ -390,6 +399,8 @@ def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes) ->
             Detail("detail.xinclude"),
             reason="xinclude",
         )
+    if parsed is not None:
+        parsed(tree, data)
     _check_structure(tree, data, limits)
     envelope: Envelope | None = None
     if is_sbdh(root):

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, TypeVar
 
+from lxml import etree
 from typing_extensions import Unpack
 
 from ._version import __version__
+from .envelopes.sbdh import is_sbdh
 from .errors import ProfileError
 from .findings import Finding, Report, Severity, VersionChoice, severity_of_flag
 from .locations import Locator
@@ -38,7 +40,15 @@ from .profiles import (
 )
 from .rulesets.registry import Registry
 from .schematron import SchematronStage
-from .schematron.engines import ENGINES, Engine, engine_for_size, engine_name, engine_named, get_engine
+from .schematron.engines import (
+    ENGINES,
+    Engine,
+    engine_for_size,
+    engine_name,
+    engine_named,
+    get_engine,
+    slimmed_bytes,
+)
 from .values import TermValues, wants_values
 from .xsd import XsdStage
 
@@ -145,9 +155,12 @@ class Validator:
 
     def _engine_for(self, document: Document) -> tuple[Engine, str | None]:
         """The engine for ``document`` and why, when its size chose it (None: the validator's own engine)."""
+        return self._engine_for_size(len(document.data))
+
+    def _engine_for_size(self, size: int) -> tuple[Engine, str | None]:
         if not self._by_size:
             return self.engine, None
-        name, reason = engine_for_size(len(document.data))
+        name, reason = engine_for_size(size)
         engine = self._engines.get(name)
         if engine is None:
             with self._lock:
@@ -203,27 +216,53 @@ class Validator:
         """Read, parse and classify one document with this validator's limits and syntaxes (:func:`.parse.load`)."""
         return load(source, self.limits, self.syntaxes)
 
+    def _early_tree(self, early: list[_Early]) -> Callable[[etree._ElementTree, bytes], None]:
+        """The :data:`.parse.Parsed` callback of a validation that may take a second thread: for a large UTF-8
+        document (no envelope to unwrap) on an engine that runs threads in parallel, Saxon's tree is built from the
+        bytes beside the limit checks and the XSD stage (with long attachments cut, the way the packs will most
+        likely want it: :meth:`_run` checks, and builds it again otherwise); appended to ``early``."""
+
+        def parsed(tree: etree._ElementTree, data: bytes) -> None:
+            if len(data) < _BESIDE_MIN_BYTES or data.count(b"<") < BESIDE_TAGS or is_sbdh(tree.getroot()):
+                return
+            if (tree.docinfo.encoding or "UTF-8").upper() not in ("UTF-8", "UTF8"):
+                return
+            engine, _ = self._engine_for_size(len(data))
+            side, load_utf8 = getattr(engine, "beside", None), getattr(engine, "load_utf8", None)
+            if side is None or load_utf8 is None:
+                return
+            cut = slimmed_bytes(tree, data) if self._slim else None  # None: no long attachment, or no cut
+            payload = data if cut is None else cut
+            handle = side([lambda: _timed(lambda: load_utf8(payload))])
+            early.append(_Early(handle, cut is not None, engine.name))
+
+        return parsed
+
     def validate(self, source: Source, *, profile: str | None = None, rules_date: date | str | None = None) -> Report:
         """Validate one document. An invalid invoice is a report; :class:`EInvoiceValidateError` means the
         document could not be validated (unreadable, too large, unsupported, missing rule packs, no rules in force
         on ``rules_date``). ``rules_date`` (a date or ``YYYY-MM-DD``; default: today) picks the pack versions in force
         on that day where a profile lists several (the report's ``version_choices`` say which and why)."""
         timings: dict[str, float] = {}
-        start = time.perf_counter()
-        document = self.load(source)
-        timings["parse"] = _ms(start)
-        forced = profile or self.profile
-        chosen = select_profile(document, self.profiles, forced)
-        plan = self.plan_for(chosen, rules_date)
-        miss = None if forced is not None else near_miss(document, chosen, self.profiles)
-        engine, engine_reason = self._engine_for(document)
         with self._lock:
             self._in_flight += 1
-            beside = self._in_flight == 1 and self._parallel and len(document.data) >= _BESIDE_MIN_BYTES
-        beside = beside and document.data.count(b"<") >= BESIDE_TAGS
+            alone = self._in_flight == 1 and self._parallel
+        early: list[_Early] = []  # Saxon's tree of a large document, started beside the limit checks
         try:
-            findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside))
+            start = time.perf_counter()
+            document = load(source, self.limits, self.syntaxes, self._early_tree(early) if alone else None)
+            timings["parse"] = _ms(start)
+            forced = profile or self.profile
+            chosen = select_profile(document, self.profiles, forced)
+            plan = self.plan_for(chosen, rules_date)
+            miss = None if forced is not None else near_miss(document, chosen, self.profiles)
+            engine, engine_reason = self._engine_for(document)
+            beside = alone and len(document.data) >= _BESIDE_MIN_BYTES and document.data.count(b"<") >= BESIDE_TAGS
+            tree = early[0] if early else None
+            findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside, early=tree))
         finally:
+            for started in early:
+                started.handle.cancel()  # taken and done already, unless the document failed before its packs
             with self._lock:
                 self._in_flight -= 1
         if any(wants_values(f) for f in findings):  # only then: a valid invoice costs nothing
@@ -274,6 +313,7 @@ class Validator:
         engine: Engine | None = None,
         *,
         beside: bool = False,
+        early: _Early | None = None,
     ) -> Iterator[Finding]:
         engine = engine or self.engine
         for stand_in in plan.stand_ins:
@@ -297,7 +337,12 @@ class Validator:
         helpers: list[Any] = []
         try:
             loading = None
-            if side is not None:
+            if early is not None:
+                helpers.append(early.handle)
+                # the tree started beside the limit checks, when it is the one this engine and these packs want
+                if side is not None and early.engine == engine.name and (slim or not early.cut):
+                    loading = early.handle
+            if side is not None and loading is None:
                 loading = side([lambda: _timed(lambda: engine.load(document, slim_attachments=slim))])
                 helpers.append(loading)
             start = time.perf_counter()
@@ -354,6 +399,15 @@ class Validator:
         finally:
             for helper in helpers:
                 helper.cancel()  # done already, unless this thread stops early (a stop, an error, the XSD gate)
+
+
+@dataclass(frozen=True, slots=True)
+class _Early:
+    """Saxon's tree of a document, started beside its limit checks (:meth:`Validator._early_tree`)."""
+
+    handle: Any  # the engine's Beside, giving [(tree, ms)]
+    cut: bool  # built with long attachments cut
+    engine: str
 
 
 def _ms(start: float) -> float:

@@ -443,7 +443,6 @@ class JavaEngine:
     name = "saxon-java"
 
     def load(self, document: Document, *, slim_attachments: bool = False) -> JavaDocument:
-        jvm = _java()
         data = slimmed_utf8(document) if slim_attachments else None
         if data is None:
             if (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
@@ -452,6 +451,12 @@ class JavaEngine:
                 # lxml's serialisation (another encoding) has no XML declaration: as UTF-8 bytes it crosses into the
                 # JVM ten times faster than as a Java string (JPype converts str char by char).
                 data = document.text().encode("utf-8")
+        return self.load_utf8(data)
+
+    def load_utf8(self, data: bytes) -> JavaDocument:
+        """A document from UTF-8 bytes the hardened parser read (what :meth:`load` hands over: a caller that has
+        made those bytes itself, e.g. before the document is classified)."""
+        jvm = _java()
         return _build(jvm, jvm.input_source(jvm.byte_stream(_java_bytes(jvm, data))))
 
     def beside(self, work: Sequence[Callable[[], Any]]) -> Beside:

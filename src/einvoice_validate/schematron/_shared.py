@@ -32,6 +32,7 @@ __all__ = [
     "engine_rejects",
     "part_template",
     "pattern_parts",
+    "slimmed_bytes",
     "slimmed_text",
     "slimmed_utf8",
     "wrapper_text",
@@ -182,15 +183,20 @@ def slimmed_utf8(document: Document) -> bytes | None:
     :func:`slimmed_text` decodes them): the document's own bytes with each content cut in place
     (:func:`~einvoice_validate.attachments.spliced`), else lxml's serialisation of the tree with the cut contents,
     without an XML declaration."""
+    return slimmed_bytes(document.tree, document.data)
+
+
+def slimmed_bytes(tree: etree._ElementTree, data: bytes) -> bytes | None:
+    """:func:`slimmed_utf8` of the document ``data`` parsed as ``tree`` (before it is a classified document)."""
     shortened = []
-    for element, text in long_attachments(document.tree):
+    for element, text in long_attachments(tree):
         lead = len(text) - len(text.lstrip(" \t\r\n"))
         shortened.append((element, text[: lead + SLIM_KEEP_CHARS], text))
     if not shortened:
         return None
-    if (document.tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
-        cut = spliced(document.data, shortened)  # the bytes as they came, each content cut in place
+    if (tree.docinfo.encoding or "UTF-8").upper() in ("UTF-8", "UTF8"):
+        cut = spliced(data, shortened)  # the bytes as they came, each content cut in place
         if cut is not None:
             return cut
     with replaced(shortened):
-        return etree.tostring(document.tree, encoding="UTF-8")
+        return etree.tostring(tree, encoding="UTF-8")

@@ -28,6 +28,7 @@ from ._shared import (
     Engine,
     StylesheetRuntimeError,
     engine_rejects,
+    slimmed_bytes,
     slimmed_text,
     wrapper_text,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "engine_named",
     "engine_rejects",
     "get_engine",
+    "slimmed_bytes",
     "slimmed_text",
     "wrapper_text",
 ]
