@@ -357,3 +357,16 @@ def test_a_pack_run_in_two_parts_gives_the_findings_of_the_whole(registry: Regis
     assert [f.rule_id for f in stopped] == [RUNTIME_ERROR] and "XPTY0004" in stopped[0].message.en
     both = stage.findings([first, second])
     assert len(both) == 1 and "FORG0001" in both[0].message.en
+
+
+def test_a_character_beyond_the_bmp_comes_back_from_java(engines: dict[str, Validator]) -> None:
+    """U+10000 as an amount: Saxon-HE for Java names it in the SVRL (a rule's runtime error); the output crossed
+    back through JPype's string conversion, which failed on it (UnicodeDecodeError: a crash, not a report). It now
+    crosses as UTF-8 bytes: a report with the same findings as on saxonc (their rule ids: the runtime error's text
+    is each engine's own)."""
+    text = BUSINESS_CASES[0].read_text(encoding="utf-8")
+    head, sep, tail = text.partition('<cbc:LineExtensionAmount currencyID="EUR">')
+    data = (head + sep + "\U00010000" + tail[tail.index("<") :]).encode("utf-8")
+    reports = {name: engines[name].validate(data) for name in ENGINES}
+    assert [f.rule_id for f in reports["saxon-java"].findings] == [f.rule_id for f in reports["saxonc"].findings]
+    assert RUNTIME_ERROR in {f.rule_id for f in reports["saxon-java"].findings}
