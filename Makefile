@@ -46,12 +46,13 @@ reference:
 demo: rulesets
 	$(BIN)/einvoice-validate validate examples/*.xml; status=$$?; test $$status -le 1
 
-## the suites whose findings depend on the XSLT engine: run a second time on the saxon-java engine
+## the suites whose findings depend on the XSLT engine, and the hostile inputs (tests/input: a crash on one engine is
+## a crash): run a second time on the saxon-java engine
 ENGINE_SUITES := tests/test_en16931_unit.py tests/test_parity.py tests/test_corpus.py tests/test_schematron.py \
 	tests/test_prepare.py tests/test_slim.py tests/test_reference_live.py tests/test_messages.py tests/test_rule_errors.py \
 	tests/test_peppol.py tests/test_rules_date.py tests/test_user_packs.py \
 	tests/test_facturx.py tests/test_national.py tests/test_versions.py tests/test_france.py tests/test_syntaxes.py \
-	tests/test_markets.py tests/test_france_1404.py
+	tests/test_markets.py tests/test_france_1404.py tests/input
 
 ## headless Chromium and pdftotext from Debian, for the test that renders the HTML report (installed if missing)
 browser:
