@@ -257,7 +257,9 @@ class Validator:
             plan = self.plan_for(chosen, rules_date)
             miss = None if forced is not None else near_miss(document, chosen, self.profiles)
             engine, engine_reason = self._engine_for(document)
-            beside = alone and len(document.data) >= _BESIDE_MIN_BYTES and document.data.count(b"<") >= BESIDE_TAGS
+            beside = bool(early) or (  # (a tree started early: the tags were counted there)
+                alone and len(document.data) >= _BESIDE_MIN_BYTES and document.data.count(b"<") >= BESIDE_TAGS
+            )
             tree = early[0] if early else None
             findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside, early=tree))
         finally:
