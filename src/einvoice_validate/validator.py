@@ -332,8 +332,9 @@ class Validator:
             yield from envelope_findings(document.pdf, document.spec_id, f"einvoice-validate@{__version__}")
         stages = self._stages_for(profile, plan, engine)
         # A large document on an engine that runs threads in parallel (beside: see validate) takes a second thread:
-        # Saxon's tree is built while the XSD stage runs, then the two threads share the packs' runs. The findings
-        # come in the same order either way: only the engine's runs move, the findings are made on this thread.
+        # Saxon's tree is built beside the limit checks (early: see validate) or the XSD stage, then the two threads
+        # share the packs' runs. The findings come in the same order either way: only the engine's runs move, the
+        # findings are made on this thread.
         side: Callable[[list[Callable[[], object]]], Any] | None = getattr(engine, "beside", None) if beside else None
         slim = stages.slim_attachments and self._slim
         helpers: list[Any] = []

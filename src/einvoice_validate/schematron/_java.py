@@ -391,9 +391,9 @@ class JavaStylesheet:
 
 
 class Beside:
-    """Work done on a thread of its own beside the calling one (a large document's Saxon tree while the caller runs
-    the XSD stage, its other packs while the caller runs the first): each of ``work`` in turn, their results in
-    that order from :meth:`result`.
+    """Work done on a thread of its own beside the calling one (a large document's Saxon tree while the caller checks
+    its limits and runs the XSD stage, its packs' runs shared with the caller): each of ``work`` in turn, their
+    results in that order from :meth:`result`.
 
     Stopping stays what it is for one thread. A runner stops an overrunning document by stopping its validating
     thread's Java thread (:func:`stop_java_thread`); that thread waits for this one in short steps, each ending
