@@ -13,7 +13,8 @@ Variants: ``all`` (what the installer writes), ``all again`` (the same, compiled
 of the comparison), ``all - S`` for each step S, ``strip only`` (the preparation before
 steps existed), ``rollback`` (all steps, but every ``xsl:try`` buffering its output: what
 ``rollback-output="no"`` saves), ``isolate per assertion`` (one ``xsl:try`` per assertion instead of per rule),
-``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``), and
+``isolate per rule + fallback`` (each rule's catch evaluates its assertions again, each in its own ``xsl:try``),
+``guards with union steps`` (``guard-absence-tests`` with ``merge``: measured, not made the step's), and
 two rewrites measured and not made steps (``rejected_rewrites.py``): ``all + one traversal`` (one walk over the
 document for all patterns) and ``all + shared paths`` (each ``//`` path head evaluated once per document).
 
@@ -37,7 +38,14 @@ from rejected_rewrites import one_traversal, shared_paths  # this folder (run as
 
 from einvoice_validate.parse import load
 from einvoice_validate.rulesets import Registry
-from einvoice_validate.rulesets.prepare import DEFAULT_STEPS, STEPS, Step, _isolate_rule_errors, prepare_stylesheet
+from einvoice_validate.rulesets.prepare import (
+    DEFAULT_STEPS,
+    STEPS,
+    Step,
+    _guard_absence_tests,
+    _isolate_rule_errors,
+    prepare_stylesheet,
+)
 from einvoice_validate.schematron.engines import CompiledStylesheet, Engine, get_engine
 
 SHARED = Path(os.environ.get("EINVOICE_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -62,9 +70,13 @@ def _per_rule_fallback(root: etree._Element) -> None:
     _isolate_rule_errors(root, per_rule=True, fallback=True)
 
 
-def _with(function: Callable[[etree._Element], None]) -> tuple[Step, ...]:
-    """STEPS with another version of isolate-rule-errors."""
-    return tuple(Step(s.name, s.version, function) if s.name == "isolate-rule-errors" else s for s in STEPS)
+def _guards_with_union_steps(root: etree._Element) -> None:
+    _guard_absence_tests(root, merge=True)
+
+
+def _with(function: Callable[[etree._Element], None], name: str = "isolate-rule-errors") -> tuple[Step, ...]:
+    """STEPS with another version of the step ``name``."""
+    return tuple(Step(s.name, s.version, function) if s.name == name else s for s in STEPS)
 
 
 def variants(data: bytes) -> dict[str, bytes]:
@@ -77,6 +89,9 @@ def variants(data: bytes) -> dict[str, bytes]:
     out["rollback"] = out["all"].replace(b' rollback-output="no"', b"")
     out["isolate per assertion"] = prepare_stylesheet(data, available=_with(_per_assertion))
     out["isolate per rule + fallback"] = prepare_stylesheet(data, available=_with(_per_rule_fallback))
+    out["guards with union steps"] = prepare_stylesheet(
+        data, available=_with(_guards_with_union_steps, "guard-absence-tests")
+    )
     for name, rewrite in (("all + one traversal", one_traversal), ("all + shared paths", shared_paths)):
         root = etree.fromstring(out["all"], etree.XMLParser(huge_tree=True))
         rewrite(root)  # rejected_rewrites.py: measured, not steps

@@ -490,6 +490,11 @@ def test_the_union_of_absence_paths_shares_leading_steps() -> None:
     assert _union(paths) == "a/(b, c/(d, @e)), x, p:q/p:r"
     # v3: a step may be a union of names (CEN UBL's "(cac:InvoiceLine|cac:CreditNoteLine)/cbc:UUID" rules)
     assert _union([["(a|b)", "c"], ["(a|b)", "@d"], ["(x|y)"]]) == "(a|b)/(c, @d), (x|y)"
+    # merge (measured in benchmarks/prepare_steps.py, not the step's): the element steps that end a path at one
+    # level are one union step, where the first of them was
+    paths = [["a", "b"], ["q"], ["a", "c", "d"], ["a", "@f"], ["(r|s)"], ["a", "e"], ["a", "c", "g"], ["t"]]
+    assert _union(paths, merge=True) == "a/((b|e), c/(d|g), @f), (q|r|s|t)"
+    assert _union(paths) == "a/(b, c/(d, g), @f, e), q, (r|s), t"
 
 
 def test_union_steps_are_read_as_one_step_and_other_shapes_are_left_alone() -> None:

@@ -404,3 +404,44 @@ def test_a_pool_that_cannot_start_is_health_failed_and_one_error_line(caplog: py
     assert answer(busy)[1]["retry-after"] and assert_problem(busy, 503, "invoice.busy")
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "ruleset.invalid" in errors[0].getMessage() and not errors[0].exc_info
+
+
+def test_the_writes_of_one_turn_of_the_event_loop_go_out_as_one() -> None:
+    """uvicorn writes an answer's head and body apart; the connection sends them as one (one ``send``, one
+    segment), in order, and a close sends what was written before it."""
+    from types import SimpleNamespace
+
+    from einvoice_validate.server.protocol import _Lingering
+
+    class Transport:
+        def __init__(self) -> None:
+            self.writes: list[bytes] = []
+            self.closed = False
+
+        def write(self, data: bytes) -> None:
+            self.writes.append(bytes(data))
+
+        def is_closing(self) -> bool:
+            return self.closed
+
+        def close(self) -> None:
+            self.closed = True
+
+    async def run() -> None:
+        transport = Transport()
+        protocol = SimpleNamespace(loop=asyncio.get_running_loop(), body_pending=False)
+        lingering = _Lingering(transport, protocol)  # type: ignore[arg-type]
+        buffer = bytearray(b"{}")
+        lingering.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
+        lingering.write(buffer)
+        buffer[:] = b"xx"  # a caller reusing its buffer changes nothing written
+        assert transport.writes == []
+        await asyncio.sleep(0)
+        assert transport.writes == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"]
+        lingering.write(b"last")
+        lingering.close()
+        assert transport.writes[-1] == b"last" and transport.closed
+        await asyncio.sleep(0)
+        assert len(transport.writes) == 2
+
+    asyncio.run(run())

@@ -14,7 +14,7 @@ import pytest
 
 from einvoice_validate.errors import PoolBusy
 from einvoice_validate.pool import Validated
-from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, line_count
+from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, line_count, many_lines
 
 TYPICAL = b"<Invoice><cac:InvoiceLine>1</cac:InvoiceLine></Invoice>"
 LARGE = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * (LARGE_LINES + 1) + b"</Invoice>"
@@ -49,6 +49,17 @@ def test_lines_are_counted_in_every_syntax() -> None:
     assert line_count(b"<a><ram:IncludedSupplyChainTradeLineItem/></a>") == 0  # empty: no closing tag
     assert line_count(b"<a><x:IncludedSupplyChainTradeLineItem></x:IncludedSupplyChainTradeLineItem></a>") == 1
     assert line_count(b"<cac:CreditNoteLine></cac:CreditNoteLine>" * 3) == 3
+
+
+def test_many_lines_is_the_count_beyond_the_lane_threshold() -> None:
+    assert many_lines(LARGE) and not many_lines(TYPICAL)
+    exactly = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * LARGE_LINES + b"</Invoice>"
+    assert line_count(exactly) == LARGE_LINES and not many_lines(exactly)
+    # other tags ending in "Line>" pass the first scan; the marks' own count decides
+    addresses = b"<Invoice>" + b"<cbc:AddressLine>1</cbc:AddressLine>" * (3 * LARGE_LINES) + b"</Invoice>"
+    assert not many_lines(addresses)
+    items = b"<rsm:X>" + b"<ram:IncludedSupplyChainTradeLineItem>1</ram:IncludedSupplyChainTradeLineItem>" * 501
+    assert many_lines(items + b"</rsm:X>")
 
 
 def test_a_document_that_would_wait_past_the_deadline_is_busy_at_once() -> None:

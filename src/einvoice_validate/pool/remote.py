@@ -123,6 +123,13 @@ def line_count(data: bytes) -> int:
     return max(data.count(mark) for mark in _LINE_MARKS) // 2
 
 
+def many_lines(data: bytes) -> bool:
+    """Whether the document has more than :data:`LARGE_LINES` invoice lines (:func:`line_count`). Each mark holds
+    ``Line``: where that is rarer, no mark can be more frequent, so one scan decides for a typical document (the
+    three scans of :func:`line_count` were a tenth of the server's own work per request on the business cases)."""
+    return data.count(b"Line") // 2 > LARGE_LINES and line_count(data) > LARGE_LINES
+
+
 class _Waiting:
     __slots__ = ("future", "large", "message", "since")
 
@@ -383,7 +390,7 @@ class RemotePool:
             raise RuntimeError("the pool is not running (start() it, or it was closed)")
         if self._link is None and not self._restarting:
             await self.attach()
-        large = len(data) > LARGE_BYTES or line_count(data) > LARGE_LINES
+        large = len(data) > LARGE_BYTES or many_lines(data)
         self._admit(large)
         self._next_id += 1
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

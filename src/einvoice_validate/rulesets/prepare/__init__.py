@@ -39,6 +39,7 @@ from ._xslt import PreparationError
 from ._xslt import _closing_paren as _closing_paren  # benchmarks/rejected_rewrites.py
 from .distribute_union_steps import distribute_union_steps  # the function: it shadows its module's name here
 from .guard_absence_tests import GUARD_MIN_RUN
+from .guard_absence_tests import _guard_absence_tests as _guard_absence_tests  # benchmarks/prepare_steps.py
 from .guard_absence_tests import _union as _union  # tests/test_prepare.py
 from .isolate_rule_errors import _isolate_rule_errors as _isolate_rule_errors  # benchmarks/prepare_steps.py
 from .name_bracketed_asserts import bracketed_id
