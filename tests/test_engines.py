@@ -25,6 +25,7 @@ from einvoice_validate.schematron import RUNTIME_ERROR, SchematronStage
 from einvoice_validate.schematron import _java as java_module
 from einvoice_validate.schematron import engines as engines_module
 from einvoice_validate.schematron._java import JAR_ENV, JavaEngine, jar_path
+from einvoice_validate.schematron._shared import pattern_parts
 from einvoice_validate.schematron.engines import (
     ENGINE_ENV,
     ENGINES,
@@ -335,28 +336,44 @@ def test_work_beside_a_document_stops_with_it(target: str) -> None:
     run_bounded(f"tests.test_engines:{target}", timeout=120)
 
 
-def test_a_pack_run_in_two_parts_gives_the_findings_of_the_whole(registry: Registry) -> None:
-    """On saxon-java a skeleton stylesheet runs in two parts of its patterns (the wrapper's part templates): read one
-    after the other they give the whole run's findings, in its order (benchmarks/parts_proof.py: every installed
-    pack on every corpus document of its syntax); a part that stops stops the pack with its own error, the first in
-    order, as the whole run would have stopped there."""
+def test_a_pack_run_in_parts_gives_the_findings_of_the_whole(registry: Registry) -> None:
+    """On saxon-java a skeleton stylesheet runs in parts of its patterns (the wrapper's part templates; the CEN
+    packs' three patterns, one a part): read one after the other they give the whole run's findings, in its order
+    (benchmarks/parts_proof.py: every installed pack on every corpus document of its syntax); a part that stops
+    stops the pack with its own error, the first in order, as the whole run would have stopped there."""
     engine = JavaEngine()
     compared = 0
     for key, documents in (("en16931-ubl@1.3.16", MUTATIONS), ("en16931-cii@1.3.16", MUTATIONS)):
         stage = SchematronStage(registry.get(key), {}, engine)
-        assert stage.parts == 2
+        assert stage.parts == 3
         for path in documents:
             document = engine.load(InputDocument(path))
             whole = stage.findings(stage.output(document))
-            assert stage.findings([stage.output(document, 0), stage.output(document, 1)]) == whole, path.name
+            assert stage.findings([stage.output(document, n) for n in range(3)]) == whole, path.name
             compared += len(whole)
     assert compared > 50
     first, second = StylesheetRuntimeError("FORG0001", "first"), StylesheetRuntimeError("XPTY0004", "second")
     document = engine.load(InputDocument(MUTATIONS[0]))
-    stopped = stage.findings([stage.output(document, 0), second])
+    stopped = stage.findings([stage.output(document, 0), second, stage.output(document, 2)])
     assert [f.rule_id for f in stopped] == [RUNTIME_ERROR] and "XPTY0004" in stopped[0].message.en
-    both = stage.findings([first, second])
+    both = stage.findings([first, second, stage.output(document, 2)])
     assert len(both) == 1 and "FORG0001" in both[0].message.en
+
+
+def test_patterns_are_cut_into_at_most_three_parts_of_consecutive_patterns() -> None:
+    def root(count: int) -> str:
+        applies = "".join(f'<xsl:apply-templates mode="M{n}" select="/"/>' for n in range(count))
+        return (
+            f'<xsl:stylesheet xmlns:svrl="http://purl.oclc.org/dsdl/svrl"><xsl:template match="/">'
+            f"<svrl:schematron-output>{applies}</svrl:schematron-output></xsl:template></xsl:stylesheet>"
+        )
+
+    assert pattern_parts(root(1)) == ()
+    assert pattern_parts(root(2)) == (("M0",), ("M1",))
+    assert pattern_parts(root(3)) == (("M0",), ("M1",), ("M2",))
+    assert pattern_parts(root(13)) == tuple(
+        tuple(f"M{n}" for n in part) for part in (range(5), range(5, 9), range(9, 13))
+    )
 
 
 def test_a_character_beyond_the_bmp_comes_back_from_java(engines: dict[str, Validator]) -> None:
@@ -370,3 +387,15 @@ def test_a_character_beyond_the_bmp_comes_back_from_java(engines: dict[str, Vali
     reports = {name: engines[name].validate(data) for name in ENGINES}
     assert [f.rule_id for f in reports["saxon-java"].findings] == [f.rule_id for f in reports["saxonc"].findings]
     assert RUNTIME_ERROR in {f.rule_id for f in reports["saxon-java"].findings}
+
+
+def test_the_two_threads_take_a_documents_longest_runs_first() -> None:
+    from einvoice_validate.validator import _longest_first
+
+    units = [(0, 0), (0, 1), (0, 2), (1, None)]
+    sources = ["en16931-ubl@1.3.16", "xrechnung-ubl@2.6.0"]
+    # nothing measured yet: the pack that runs whole first, then the parts in the packs' order
+    assert _longest_first(units, sources, {}) == [(1, None), (0, 0), (0, 1), (0, 2)]
+    took = {("en16931-ubl@1.3.16", 0): 110.0, ("en16931-ubl@1.3.16", 1): 70.0, ("en16931-ubl@1.3.16", 2): 25.0}
+    took[("xrechnung-ubl@2.6.0", None)] = 60.0
+    assert _longest_first(units, sources, took) == [(0, 0), (0, 1), (1, None), (0, 2)]

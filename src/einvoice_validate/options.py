@@ -82,7 +82,7 @@ class Options(BaseModel):
             accepted.
         parallel_packs: a large document (:data:`~einvoice_validate.validator.BESIDE_TAGS` tags or more) on
             ``saxon-java`` builds Saxon's tree beside the limit checks and the XSD stage, and shares its packs'
-            runs (a skeleton pack in two halves of its patterns) between two threads, when the validator holds no
+            runs (a skeleton pack in up to three parts of its patterns) between two threads, when the validator holds no
             other document: about a fifth less time at 2,000 lines on two cores, the same findings in the same
             order, the same CPU time or a little more (default on).
     """

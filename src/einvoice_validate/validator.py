@@ -7,6 +7,7 @@ once) → findings. Every stage runs, also after XSD errors, unless ``xsd_gate``
 from __future__ import annotations
 
 import functools
+import math
 import os
 import threading
 import time
@@ -131,6 +132,7 @@ class Validator:
         self._compiling: dict[tuple[str, tuple[str, ...], str | None, str], threading.Lock] = {}
         self._parallel = options.parallel_packs and _CORES > 1
         self._in_flight = 0  # validate() calls under way: a second thread only helps a validator otherwise idle
+        self._run_ms: dict[tuple[str, int | None], float] = {}  # a pack's run (whole or a part): its last time, ms
 
     def packs_for(
         self, profile: Profile, rules_date: date | str | None = None
@@ -372,12 +374,20 @@ class Validator:
                     yield from stage.run(saxon_doc, locator)
                     timings[stage.source] = _ms(start)
                 return
-            # The runs (a pack whole, or one part of its patterns: SchematronStage.parts), in the packs' order, taken
-            # one at a time by whichever of the two threads is free; the findings are made here, pack by pack.
+            # The runs (a pack whole, or one part of its patterns: SchematronStage.parts), taken one at a time by
+            # whichever of the two threads is free, the longest first (as long as the same run took last time; before
+            # that, the packs that run whole first, then in the packs' order); the findings are made here, pack by pack.
+            sources = [stage.source for stage in stages.schematron]
             units = deque(
-                (index, part)
-                for index, stage in enumerate(stages.schematron)
-                for part in (range(stage.parts) if stage.parts else (None,))
+                _longest_first(
+                    [
+                        (index, part)
+                        for index, stage in enumerate(stages.schematron)
+                        for part in (range(stage.parts) if stage.parts else (None,))
+                    ],
+                    sources,
+                    self._run_ms,
+                )
             )
             done: dict[tuple[int, int | None], tuple[object, float]] = {}
 
@@ -394,6 +404,8 @@ class Validator:
             helpers.append(others)
             take()
             others.result()
+            for (index, part), (_, took) in done.items():
+                self._run_ms[(sources[index], part)] = took
             for index, stage in enumerate(stages.schematron):
                 runs = [done[(index, part)] for part in (range(stage.parts) if stage.parts else (None,))]
                 timings[stage.source] = round(sum(took for _, took in runs), 3)
@@ -411,6 +423,21 @@ class _Early:
     handle: Any  # the engine's Beside, giving [(tree, ms)]
     cut: bool  # built with long attachments cut
     engine: str
+
+
+def _longest_first(
+    units: list[tuple[int, int | None]], sources: list[str], took: dict[tuple[str, int | None], float]
+) -> list[tuple[int, int | None]]:
+    """A document's pack runs (``(pack index, part)``, ``part`` None for a pack run whole; ``sources[index]`` its
+    pack) in the order two threads take them: the longest first, by how long the same run took last time
+    (``took``), so that the threads end close together; a run never measured counts as the longest when its pack
+    runs whole and as the shortest when it is a part (sorted is stable: ties keep the packs' order)."""
+
+    def expected(unit: tuple[int, int | None]) -> float:
+        index, part = unit
+        return took.get((sources[index], part), math.inf if part is None else 0.0)
+
+    return sorted(units, key=expected, reverse=True)
 
 
 def _ms(start: float) -> float:

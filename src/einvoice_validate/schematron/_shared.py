@@ -67,9 +67,9 @@ _TEMPLATE = """
 ERROR_CODE = re.compile(r"\b([A-Z]{4}[0-9]{4})\b")
 
 
-# A pack's patterns in two parts (pattern_parts): each part is a template of the wrapper that writes the SVRL of its
-# patterns only, the way the official root template writes them all; the two outputs, read one after the other, give
-# the findings of the whole in the same order (issue 41: a large document's pack on two threads).
+# A pack's patterns in parts (pattern_parts): each part is a template of the wrapper that writes the SVRL of its
+# patterns only, the way the official root template writes them all; the outputs, read one after the other, give the
+# findings of the whole in the same order (issue 41: a large document's packs on two threads).
 _PART = """<svrl:schematron-output xmlns:svrl="{svrl}">{applies}
       </svrl:schematron-output>"""
 _SVRL_NS = "http://purl.oclc.org/dsdl/svrl"
@@ -80,21 +80,32 @@ _ROOT_TEMPLATE = re.compile(
     r'select="/"/>)+)\s*</svrl:schematron-output>\s*</xsl:template>'
 )
 _APPLY = re.compile(r'<xsl:apply-templates mode="([^"<>]+)" select="/"/>')
-PARTS = 2
+PARTS = 3
+"""The most parts a pack's patterns are cut into. Two threads share the runs of a document's packs (whichever is free
+takes the next, the longest first): with three, the CEN pack's three patterns (model, syntax, code lists) are three
+runs, and the two threads end closer together than with the CEN pack in two halves beside the XRechnung pack whole
+(2,000 lines of XRechnung UBL: ``benchmarks/two_threads.py``)."""
 
 
 def pattern_parts(stylesheet_text: str) -> tuple[tuple[str, ...], ...]:
-    """The modes of a stylesheet's patterns in :data:`PARTS` parts (the first half of them, the rest), when its root
-    template is the skeleton's (see ``_ROOT_TEMPLATE``; the stylesheet's namespace for the prefix ``svrl`` is the SVRL
-    namespace) and it has at least two patterns; else ``()``: the stylesheet runs whole only."""
+    """The modes of a stylesheet's patterns in at most :data:`PARTS` parts of consecutive patterns (as many in each
+    as can be, the first parts taking one more), when its root template is the skeleton's (see ``_ROOT_TEMPLATE``;
+    the stylesheet's namespace for the prefix ``svrl`` is the SVRL namespace) and it has at least two patterns; else
+    ``()``: the stylesheet runs whole only."""
     found = _ROOT_TEMPLATE.findall(stylesheet_text)
     if len(found) != 1 or f'xmlns:svrl="{_SVRL_NS}"' not in stylesheet_text:
         return ()
     modes = tuple(_APPLY.findall(found[0]))
-    if len(modes) < PARTS:
+    if len(modes) < 2:
         return ()
-    half = len(modes) // PARTS
-    return (modes[:half], modes[half:])
+    count = min(PARTS, len(modes))
+    size, more = divmod(len(modes), count)
+    parts, start = [], 0
+    for n in range(count):
+        end = start + size + (1 if n < more else 0)
+        parts.append(modes[start:end])
+        start = end
+    return tuple(parts)
 
 
 def part_template(n: int) -> str:
