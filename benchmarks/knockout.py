@@ -1,0 +1,110 @@
+"""Where a pack's stylesheet spends its time: each rule (or each pattern) knocked out in turn, the stylesheet timed
+with and without it, warm, on the business cases of its syntax (``KnockOut.java``: one JVM per variant, the two
+measured in alternating blocks; Saxon-HE for Java, trees built once). A rule knocked out is its template removed: the
+node it matched then gets the pattern's next rule or its default walk, so the time the removal saves is about the
+time of the rule's tests. ``again`` (the stylesheet against a copy of itself) gives the noise floor: on the project's
+2-core machine the ratio of two copies moves by 3-4 % from run to run, so only what stands out beyond that counts.
+
+Variants: ``--what patterns`` (every rule removed, then each pattern's rules removed: what walking the document costs
+and what each pattern adds) or ``--what rules`` (each rule of ``--modes`` removed alone, sorted by what it saves).
+
+Measured for issue 41 (CEN UBL 1.3.16 prepared, the 33 UBL business cases, 15 rounds; ``again`` 0.998): with no
+rule at all the walk is 9 % of the time; the model pattern (M11) without its rules 0.54 of it, the syntax pattern
+(M12) 0.55, the code lists (M13) 0.90. In M12 (``--what rules --modes M12``) one rule stands out, the one on the root
+element (0.70: its 727 assertions, most of them guarded "shall not be used" ones; the guards alone about 9 % in an
+earlier run), every other rule 0.90-1.0. The time is spread over many rules: no one rewrite halves it.
+
+Usage: python benchmarks/knockout.py [--pack en16931-ubl@1.3.16] [--what patterns|rules] [--modes M11,M12]
+       [--rounds 21] [--passes 3] [--limit N]   (needs `make rulesets`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from einvoice_validate.rulesets import Registry
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+CASES = SHARED / "corpus/xrechnung-testsuite/business-cases/standard"
+JAR = os.environ.get("EINVOICE_SAXON_JAR", "/usr/share/java/Saxon-HE.jar")
+CLASSES = REPO / "build/knockout"
+# A rule of the ISO skeleton: a template of a pattern's mode with a (non-negative) priority; the patterns' default
+# templates (text(), @*|node()) have negative ones and stay. The prepared stylesheets nest no template in another.
+_PATTERN = re.compile(r'<xsl:apply-templates mode="([^"]+)" select="/"\s*/>')
+_RULE = re.compile(r'<xsl:template\b[^>]*\bmode="([^"]+)"[^>]*\bpriority="\d+"[^>]*>.*?</xsl:template>', re.S)
+
+
+def variants(text: str, what: str, modes: set[str] | None) -> dict[str, str]:
+    patterns = set(_PATTERN.findall(text))  # the modes the root template applies: the patterns (not helper modes)
+    rules = [rule for rule in _RULE.finditer(text) if not patterns or rule.group(1) in patterns]
+
+    def without(chosen: list[re.Match[str]]) -> str:
+        out = text
+        for rule in sorted(chosen, key=lambda m: -m.start()):
+            out = out[: rule.start()] + out[rule.end() :]
+        return out
+
+    found: dict[str, str] = {"again": text}
+    if what == "patterns":
+        found["no rules (the walk alone)"] = without(rules)
+        for mode in dict.fromkeys(r.group(1) for r in rules):
+            found[f"pattern {mode} without its rules"] = without([r for r in rules if r.group(1) == mode])
+    else:
+        for rule in rules:
+            if modes is None or rule.group(1) in modes:
+                line = text.count("\n", 0, rule.start()) + 1
+                match = re.search(r'match="([^"]*)"', rule.group(0))
+                found[f"line {line} ({rule.group(1)}): {match.group(1)[:60] if match else '?'}"] = without([rule])
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pack", default="en16931-ubl@1.3.16")
+    parser.add_argument("--what", choices=("patterns", "rules"), default="patterns")
+    parser.add_argument("--modes", help="--what rules: only the rules of these pattern modes (comma-separated)")
+    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--passes", type=int, default=3, help="passes over the documents per measured block")
+    parser.add_argument("--limit", type=int, help="at most this many variants")
+    args = parser.parse_args()
+    pack = Registry().get(args.pack)
+    stylesheet = pack.prepared_stylesheet()
+    text = stylesheet.read_text(encoding="utf-8")
+    syntax = "uncefact" if "cii" in args.pack else "ubl"
+    documents = [str(p) for p in sorted(CASES.glob(f"*_{syntax}.xml"))]
+    CLASSES.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["javac", "-cp", JAR, "-d", str(CLASSES), str(REPO / "benchmarks/KnockOut.java")], check=True)
+    found = variants(text, args.what, set(args.modes.split(",")) if args.modes else None)
+    if args.limit:
+        found = dict(list(found.items())[: args.limit])
+    print(f"{args.pack}: {len(documents)} business cases, {args.rounds} rounds of {args.passes} passes per variant")
+    rows = []
+    # the variants sit beside the stylesheet (its relative references, if any, still resolve)
+    with tempfile.TemporaryDirectory(dir=stylesheet.parent) as folder:
+        base = Path(folder) / "base.xsl"
+        base.write_text(text, encoding="utf-8")
+        for n, (name, variant) in enumerate(found.items()):
+            path = Path(folder) / f"v{n}.xsl"
+            path.write_text(variant, encoding="utf-8")
+            cmd = ["java", "-Xmx1g", "-XX:+UseParallelGC", "-cp", f"{JAR}:{CLASSES}", "KnockOut", str(base), str(path)]
+            out = subprocess.run(
+                [*cmd, str(args.rounds), str(args.passes), *documents], check=True, capture_output=True, text=True
+            ).stdout.split("\t")
+            row = (name, float(out[1]), float(out[2]), float(out[3])) if len(out) == 4 else (name, 0.0, 0.0, 0.0)
+            print(f"  {row[0]:<70} {row[1]:6.3f}  {row[3]:+.4f} ms/doc (base {row[2]:.4f})", flush=True)
+            rows.append(row)
+    print("sorted by the time a variant saves:")
+    for name, ratio, _, diff in sorted(rows, key=lambda r: r[3]):
+        print(f"  {name:<70} {ratio:6.3f}  {diff:+.4f} ms/doc")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
