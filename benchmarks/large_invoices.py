@@ -44,7 +44,11 @@ only ``--rounds`` gives a ratio worth comparing with a target. Two threads again
 (XRechnung UBL, Peppol, XRechnung CII at 2,000 lines): 217 -> 176, 322 -> 266, 260 -> 206 ms; the process's CPU time
 5-12 % more. The same command before the threads (after ``index-pattern-predicates`` v1 and
 ``hoist-document-constants`` v2, earlier that evening): XRechnung UBL 1.65x, CII 1.95x, Peppol 1.61x, French 4.8-6.3x,
-Factur-X PDF 2.07x. ``--sizes 2000,10000 --families xrechnung-ubl,xrechnung-cii,peppol,fr-en16931-cii,
+Factur-X PDF 2.07x. Issue 41, the next day, with a skeleton pack in up to three parts (the CEN pack's three patterns
+apart) and the runs taken longest first: ``--families xrechnung-ubl,xrechnung-cii,peppol --rounds 3``: XRechnung UBL
+219 / 431 ms, 1.89x (1.78, 1.89, 2.19: a slow hour), XRechnung CII 232 / 595 ms, 2.56x, Peppol 234 / 547 ms, 2.46x;
+``--families xrechnung-ubl --rounds 5`` right after: 183 / 432 ms, 2.25x (2.27, 2.18, 2.44, 2.06, 2.25).
+``--sizes 2000,10000 --families xrechnung-ubl,xrechnung-cii,peppol,fr-en16931-cii,
 fr-extended-ubl,facturx-pdf --warmup 1 --repeat 2 --reference-warmup 1 --reference-repeat 1`` (5 x the lines, before
 the threads): saxon-java grew 3.0-3.6x (Factur-X PDF 4.6x), the reference 3.0-7.3x (French 14-17x); peak memory at
 10,000 lines 538-735 MB (the reference's JVM 802-1,500 MB); with the threads 10,000 lines peak at 545-696 MB.
