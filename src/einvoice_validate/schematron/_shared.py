@@ -90,8 +90,8 @@ reference, from 2.07x in three rounds)."""
 
 
 def pattern_parts(stylesheet_text: str) -> tuple[tuple[str, ...], ...]:
-    """The modes of a stylesheet's patterns in at most :data:`PARTS` parts of consecutive patterns (as many in each
-    as can be, the first parts taking one more), when its root template is the skeleton's (see ``_ROOT_TEMPLATE``;
+    """The modes of a stylesheet's patterns in at most :data:`PARTS` parts of consecutive patterns, as equal in number
+    as can be (the first parts taking the one more), when its root template is the skeleton's (see ``_ROOT_TEMPLATE``;
     the stylesheet's namespace for the prefix ``svrl`` is the SVRL namespace) and it has at least two patterns; else
     ``()``: the stylesheet runs whole only."""
     found = _ROOT_TEMPLATE.findall(stylesheet_text)
