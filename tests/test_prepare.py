@@ -159,6 +159,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "relative-patterns",
         "hoist-document-constants",
         "index-sibling-lookups",
+        "index-attribute-names",
         "index-location-positions",
         "index-pattern-predicates",
     ]
@@ -1082,6 +1083,67 @@ def test_the_installed_french_copies_key_their_line_lookups_with_the_same_svrl(
     for document in documents:
         parsed = engine.parse_text(document.text())
         assert after.run(parsed) == before.run(parsed)
+
+
+# --- index-attribute-names ----------------------------------------------------------------------------------------
+
+
+def _attribute_rules(tests: list[str]) -> bytes:
+    """Global variables ``v1``… with ``tests`` (as hoist-document-constants leaves them), each reported by the root
+    rule as ``<v n="i">value</v>``."""
+    variables = "".join(f'<xsl:variable name="v{i}" select="{t}"/>' for i, t in enumerate(tests))
+    values = "".join(f'<v n="{i}"><xsl:value-of select="$v{i}"/></v>' for i in range(len(tests)))
+    return (
+        f'<xsl:stylesheet version="2.0" xmlns:xsl="{XSL}" xmlns:svrl="{SVRL}">{variables}'
+        f'<xsl:template match="/"><svrl:schematron-output>{values}'
+        '<svrl:failed-assert id="X"><svrl:text>x</svrl:text></svrl:failed-assert>'
+        "</svrl:schematron-output></xsl:template></xsl:stylesheet>"
+    ).encode()
+
+
+_ATTRIBUTED = (
+    "<r><a/></r>",
+    '<r a="1"><b c=""/></r>',
+    '<r xmlns:p="urn:p" p:a="1"><b xmlns="urn:d" c="2"/></r>',  # p:a is in a namespace: not //@a
+    '<r><b><c d="3" a="4"/></b></r>',
+)
+
+
+def test_attribute_tests_read_one_walk_of_the_names_and_give_the_same_values(tmp_path: Path) -> None:
+    tests = ["not(//@a)", "exists(//@c)", "empty( // @d )", "boolean(//@a)", "not(//@p:a)", "count(//@a)"]
+    sheet = _attribute_rules(tests).replace(b"<xsl:stylesheet ", b'<xsl:stylesheet xmlns:p="urn:p" ')
+    out = prepare_stylesheet(sheet, ["index-attribute-names"])
+    assert out.count(b"einvoice-validate.attribute-names-1") == 5, "the walk and four lookups"
+    assert b'select="not(//@p:a)"' in out and b'select="count(//@a)"' in out, "a prefix or a count stays"
+    engine = get_engine()
+    compiled = []
+    for name, data in (("before.xsl", sheet), ("after.xsl", out)):
+        (tmp_path / name).write_bytes(data)
+        compiled.append(engine.compile(tmp_path / name, sha256_file(tmp_path / name)))
+    results = [[c.run(engine.parse_text(d)) for d in _ATTRIBUTED] for c in compiled]
+    assert results[1] == results[0]
+    assert len({r.split("<v ")[1] for r in results[0]}) > 1, "the documents must give different values"
+
+
+def test_one_attribute_test_is_left_as_it_is() -> None:
+    sheet = _attribute_rules(["not(//@a)", "not(//b)"])
+    assert b"attribute-names" not in prepare_stylesheet(sheet, ["index-attribute-names"])
+
+
+def test_the_installed_cen_ubl_copy_looks_its_attribute_names_up_with_the_same_svrl(
+    registry: Registry, tmp_path: Path
+) -> None:
+    """CEN UBL's 21 "shall not be used" attribute tests read one walk; byte for byte the same SVRL as without the
+    step on UBL examples that use such attributes and that do not."""
+    pack = registry.get("en16931-ubl@1.3.16")
+    assert pack.prepared_stylesheet().read_bytes().count(b"einvoice-validate.attribute-names-1") == 22
+    engine, before, after = _without_step(pack, "index-attribute-names", tmp_path)
+    documents = sorted((CORPUS / "xrechnung-testsuite/business-cases/standard").glob("*_ubl.xml"))[:6]
+    texts = [p.read_text(encoding="utf-8") for p in documents]
+    texts.append(texts[0].replace("<cbc:ID>", '<cbc:ID schemeName="x" listAgencyName="y">', 2))
+    outputs = [(before.run(engine.parse_text(t)), after.run(engine.parse_text(t))) for t in texts]
+    assert all(a == b for b, a in outputs)
+    assert "UBL-DT-" in outputs[-1][0] and "UBL-DT-" not in outputs[0][0], "the attributes must be found"
 
 
 def _without_step(

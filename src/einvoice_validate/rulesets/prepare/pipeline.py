@@ -26,6 +26,7 @@ from .distribute_union_steps import _distribute_union_steps
 from .drop_empty_rule_reports import _drop_empty_rule_reports
 from .guard_absence_tests import _guard_absence_tests
 from .hoist_document_constants import _hoist_document_constants
+from .index_attribute_names import _index_attribute_names
 from .index_location_positions import _index_location_positions
 from .index_pattern_predicates import _index_pattern_predicates
 from .index_sibling_lookups import _index_sibling_lookups
@@ -129,6 +130,7 @@ STEPS: tuple[Step, ...] = (
     Step("relative-patterns", 1, _relative_patterns),
     Step("hoist-document-constants", 2, _hoist_document_constants),
     Step("index-sibling-lookups", 2, _index_sibling_lookups),
+    Step("index-attribute-names", 1, _index_attribute_names),
     Step("index-location-positions", 1, _index_location_positions),
     Step("index-pattern-predicates", 1, _index_pattern_predicates),
 )
@@ -141,10 +143,11 @@ assertions' SVRL elements; ``skip-text-walk``, ``drop-empty-rule-reports`` (SchX
 ``relative-patterns`` (after ``isolate-rule-errors`` has copied each rule's pattern as written into its errors'
 context) read none and come late; ``hoist-document-constants`` and ``index-sibling-lookups`` rewrite the rules'
 expressions as every earlier step left them, the latter after the former (it reads the global variables the former
-adds: ``$G/…`` paths, lookups keyed on a hoisted value); ``index-location-positions`` rewrites the location
-templates and functions the earlier steps leave as they are; ``index-pattern-predicates`` comes last: it rewrites
-match patterns only, after every step that reads them (``isolate-rule-errors`` has copied each pattern as written
-into its rule errors' context, ``relative-patterns`` has dropped leading ``//``)."""
+adds: ``$G/…`` paths, lookups keyed on a hoisted value), and ``index-attribute-names`` after both (it rewrites
+the global variables ``hoist-document-constants`` leaves, ``not(//@N)``); ``index-location-positions`` rewrites the
+location templates and functions the earlier steps leave as they are; ``index-pattern-predicates`` comes last: it
+rewrites match patterns only, after every step that reads them (``isolate-rule-errors`` has copied each pattern as
+written into its rule errors' context, ``relative-patterns`` has dropped leading ``//``)."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies to a pack writing SVRL."""
