@@ -38,7 +38,8 @@ CLASSES = REPO / "build/knockout"
 # A rule of the ISO skeleton: a template of a pattern's mode with a (non-negative) priority; the patterns' default
 # templates (text(), @*|node()) have negative ones and stay. The prepared stylesheets nest no template in another.
 _PATTERN = re.compile(r'<xsl:apply-templates mode="([^"]+)" select="/"\s*/>')
-_RULE = re.compile(r'<xsl:template\b[^>]*\bmode="([^"]+)"[^>]*\bpriority="\d+"[^>]*>.*?</xsl:template>', re.S)
+# (SchXslt writes the priority before the mode; its patterns are the modes of such templates.)
+_RULE = re.compile(r'<xsl:template\b(?=[^>]*\bmode="([^"]+)")(?=[^>]*\bpriority="\d+")[^>]*>.*?</xsl:template>', re.S)
 
 
 def variants(text: str, what: str, modes: set[str] | None) -> dict[str, str]:

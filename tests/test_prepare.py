@@ -1186,15 +1186,16 @@ def test_location_positions_come_from_one_map_and_read_as_before(
     text = pack.prepared_stylesheet().read_bytes()
     assert b"$einvoice-validate.positions(generate-id())" in text
     engine, before, after = _without_step(pack, "index-location-positions", tmp_path)
-    documents = [_empty_in_every_line(BUSINESS_CASES / source, n) for n in (3, 40)]
+    # 40 lines: positions counted (the root has fewer than CROWDED + 1 children); 70: from the map
+    documents = [_empty_in_every_line(BUSINESS_CASES / source, n) for n in (3, 40, 70)]
     documents += [load(p.read_bytes()).text() for p in _sample(pack.manifest.syntax)[::4]]
-    located = 0
+    located = []
     for document in documents:
         parsed = engine.parse_text(document)
         ours = after.run(parsed)
         assert ours == before.run(parsed)
-        located += ours.count("[40]") + ours.count("[17]")
-    assert located, "findings on the 17th and 40th line: positions from the map"
+        located.append(ours.count("[40]") + ours.count("[70]"))
+    assert located[1] and located[2], "findings on the 40th and 70th line: positions counted, then from the map"
 
 
 # --- index-pattern-predicates ------------------------------------------------------------------------------------

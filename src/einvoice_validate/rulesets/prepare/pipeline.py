@@ -131,7 +131,7 @@ STEPS: tuple[Step, ...] = (
     Step("hoist-document-constants", 2, _hoist_document_constants),
     Step("index-sibling-lookups", 2, _index_sibling_lookups),
     Step("index-attribute-names", 1, _index_attribute_names),
-    Step("index-location-positions", 1, _index_location_positions),
+    Step("index-location-positions", 2, _index_location_positions),
     Step("index-pattern-predicates", 1, _index_pattern_predicates),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
