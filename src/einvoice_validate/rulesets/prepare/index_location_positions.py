@@ -24,7 +24,7 @@ it). Warm, Saxon-HE for Java, the 33 UBL business cases (most with an XRechnung 
 one), ``KnockOut.java`` (v2 against v1, 9 rounds, two runs each): XRechnung UBL 2.6.0 0.87 and 0.80 of the time, CEN
 UBL 0.96 and 0.98. Counting up to 64 same-named siblings for a step costs less than building the map for one
 finding; a document with more lines than that builds it as before. Proof: ``benchmarks/prepare_proof.py --steps
-index-location-positions --engine saxon-java``: every pack it changes (78, up to 713 documents each, large invoices
+index-location-positions --engine saxon-java``: every pack it changes (64, up to 713 documents each, large invoices
 among them), 0 differ.
 """
 
