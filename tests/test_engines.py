@@ -399,3 +399,36 @@ def test_the_two_threads_take_a_documents_longest_runs_first() -> None:
     took = {("en16931-ubl@1.3.16", 0): 110.0, ("en16931-ubl@1.3.16", 1): 70.0, ("en16931-ubl@1.3.16", 2): 25.0}
     took[("xrechnung-ubl@2.6.0", None)] = 60.0
     assert _longest_first(units, sources, took) == [(0, 0), (0, 1), (1, None), (0, 2)]
+
+
+def collections_stay_apart() -> None:
+    """(In a subprocess.) Started as the engine starts it, the JVM's collections are no longer coupled to Python's:
+    JPype's callback is out of ``gc.callbacks`` (:func:`unlink_collectors`). The control: with the callback put back
+    (and its "inside a collection" mark cleared, as the end of a Python collection clears it), a collection of the
+    JVM sets off a full Python collection on JPype's own thread: the work the engine's start takes away."""
+    import gc
+
+    import _jpype
+    import jpype
+
+    from einvoice_validate.schematron._java import start_jvm, unlink_collectors
+
+    start_jvm()
+    assert not any(callback is _jpype._collect for callback in gc.callbacks)
+    assert unlink_collectors() is False, "already apart"
+    full: list[str] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2 and threading.current_thread() is not threading.main_thread():
+            full.append(threading.current_thread().name)
+
+    gc.callbacks.append(watch)
+    gc.callbacks.append(_jpype._collect)  # the control: coupled again
+    _jpype._collect("stop", {})
+    jpype.JClass("java.lang.System").gc()
+    while not full:  # (bounded by the parent: run_bounded)
+        threading.Event().wait(0.05)
+
+
+def test_a_collection_of_the_jvm_sets_off_no_full_python_collection() -> None:
+    run_bounded("tests.test_engines:collections_stay_apart", timeout=120)

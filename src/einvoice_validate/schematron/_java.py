@@ -61,6 +61,7 @@ __all__ = [
     "java_thread",
     "start_jvm",
     "stop_java_thread",
+    "unlink_collectors",
 ]
 
 JAR_ENV = "EINVOICE_SAXON_JAR"
@@ -297,6 +298,36 @@ def _boot(jpype: Any, jar: Path) -> None:
     booting.join()
     if failed:
         raise failed[0]
+    unlink_collectors()
+
+
+def unlink_collectors() -> bool:
+    """Stop JPype from coupling Python's garbage collector with the JVM's (True if it was coupled here).
+
+    JPype (1.x, ``native/common/jp_gc.cpp``) runs a full Python collection (``PyGC_Collect``, with the GIL) after every
+    collection of the JVM, from its "Python Reference Queue" thread, and a Python collection that sees the process's
+    malloc'd memory grow calls ``System.gc()``: a full, stop-the-world collection of the JVM's heap. At the pace of a
+    validating process the JVM's young generation fills every few dozen documents: measured (issue 41, two threads
+    over one warm ``Validator``, the 66 business cases, ``gc.callbacks``), 32-34 full Python collections of about
+    40 ms in the measured part, 12-20 % of the time with the GIL held, so both validating threads stood still; with
+    the heap frozen (``pool/heap.py``) they cost 2 ms each, and one ``System.gc()`` took 79 ms. Python's own
+    collections (by its allocation counts) and the JVM's stay as they are; only the coupling goes: JPype's
+    callback reports a collection as started (its "inside a Python collection" mark, under which it triggers
+    nothing) and is then removed from ``gc.callbacks``, so the mark stays. Without that callback (another JPype),
+    nothing changes."""
+    import gc
+
+    try:
+        import _jpype  # type: ignore[import-not-found]
+
+        collect = _jpype._collect
+    except (ImportError, AttributeError):
+        return False
+    if not any(callback is collect for callback in gc.callbacks):
+        return False
+    collect("start", {})
+    gc.callbacks[:] = [callback for callback in gc.callbacks if callback is not collect]
+    return True
 
 
 def _refuse(href: Any, base: Any) -> Any:
