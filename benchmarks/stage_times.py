@@ -9,6 +9,14 @@ the hand-over of the bytes, SVRL reading, findings, choosing the profile, the re
 measured in place, after the Java runs (Python runs slower there than alone: its caches are cold), so the part
 left to the stylesheets is what no Python cut can remove.
 
+Measured with it and around it (issue 41, 2026-11-29, saxon-java, one core): the stylesheets 58 % of the validating
+thread's CPU in place (``--split``). A compiled CEN UBL stylesheet on the UBL business cases' trees took 0.93 ms per
+document alone in a loop, 1.47 ms run after the other three packs' stylesheets (no Python between) and 1.64 ms after
+a whole validation: most of the slowdown in place comes from the other stylesheets, not from the Python around
+them. Two ideas rejected on that: all of a document's pack runs first and their findings after (fresh processes
+alternating, 8 rounds: no gain, within the noise), and sending one syntax's documents to one thread (a thread
+validating only UBL, only CII or both alternating: 3.65, 3.65 and 3.40 ms of CPU per document).
+
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
        [--cases DIR|FILE] [--split]   (DIR: another folder of documents, e.g. ../shared/corpus/mutations-dev:
                         invalid ones, whose findings are located on the document, see einvoice_validate.locations)
