@@ -18,6 +18,7 @@ import atexit
 import contextlib
 import faulthandler
 import functools
+import gc
 import hashlib
 import importlib.util
 import os
@@ -308,15 +309,13 @@ def unlink_collectors() -> bool:
     collection of the JVM, from its "Python Reference Queue" thread, and a Python collection that sees the process's
     malloc'd memory grow calls ``System.gc()``: a full, stop-the-world collection of the JVM's heap. At the pace of a
     validating process the JVM's young generation fills every few dozen documents: measured (issue 41, two threads
-    over one warm ``Validator``, the 66 business cases, ``gc.callbacks``), 32-34 full Python collections of about
-    40 ms in the measured part, 12-20 % of the time with the GIL held, so both validating threads stood still; with
+    over one warm ``Validator``, the 66 business cases, ``gc.callbacks``), full Python collections of 40-50 ms each,
+    12-20 % of the time in three runs, with the GIL held, so both validating threads stood still; with
     the heap frozen (``pool/heap.py``) they cost 2 ms each, and one ``System.gc()`` took 79 ms. Python's own
     collections (by its allocation counts) and the JVM's stay as they are; only the coupling goes: JPype's
     callback reports a collection as started (its "inside a Python collection" mark, under which it triggers
     nothing) and is then removed from ``gc.callbacks``, so the mark stays. Without that callback (another JPype),
     nothing changes."""
-    import gc
-
     try:
         import _jpype  # type: ignore[import-not-found]
 

@@ -40,9 +40,9 @@ _TEST = re.compile(r"^\s*(not|empty|exists|boolean)\s*\(\s*//\s*@\s*([A-Za-z_][\
 def _index_attribute_names(root: etree._Element) -> None:
     """Step ``index-attribute-names`` (see the module docstring)."""
     found = []
-    for variable in root.iterchildren(_x("variable"), _x("param")):
+    for variable in root.iterchildren(_x("variable")):
         match = _TEST.match(variable.get("select") or "")
-        if variable.tag == _x("variable") and match and not len(variable):
+        if match and not len(variable):
             found.append((variable, match.group(1), match.group(2)))
     if len(found) < MIN_NAMES:
         return
