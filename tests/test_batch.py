@@ -405,6 +405,25 @@ def test_threads_validating_two_profiles_of_one_schema_get_their_own_xsd_finding
     assert wrong == []
 
 
+def test_a_thread_validating_against_a_schema_does_not_wait_for_another(registry: Registry) -> None:
+    """While one thread holds the compiled schema (a validation under way), another validates against the same
+    schema with a copy of its own, and each document gets its own findings; the copies are kept for reuse."""
+    from einvoice_validate.parse import load
+
+    validator = Validator(rules_home=registry.home, engine="saxonc")
+    stage = validator._stages_for({p.name: p for p in validator.profiles}["xrechnung-3.0-ubl-invoice"]).xsd
+    broken = [f.rule_id for f in stage.run(load(BROKEN, validator.limits))]
+    seen: list[list[str]] = []
+    with stage._schema.taken() as held:  # a validation that has not finished
+        worker = threading.Thread(target=lambda: seen.append([f.rule_id for f in stage.run(load(BROKEN, validator.limits))]))
+        worker.start()
+        worker.join(60)
+        assert not worker.is_alive(), "the second validation waited for the first one's schema"
+        assert held.validate(load(GOOD, validator.limits).tree)
+    assert broken and seen == [broken]
+    assert len(stage._schema._free) == 2  # both copies back, for the next two validations at once
+
+
 # The bounded scenarios run one small profile (CEN UBL alone: one stylesheet to compile in the child's JVM).
 BOUNDED = {"profile": "en16931-ubl-invoice", "engine": "saxon-java", "workers": 2}
 
