@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from einvoice_validate import DEFAULT_LIMITS, InputError, Limits, Validator
-from einvoice_validate.parse import load
+from einvoice_validate.parse import load, read_source
 
 UBL = b'<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><a/></Invoice>'
 
@@ -146,3 +147,22 @@ def test_markup_written_without_its_bytes_is_still_counted() -> None:
     elements = utf7(_crowded(0, 2_000, 0, 0))
     assert reason_of(elements, Limits(max_elements=100)) == "invoice.too-large/elements"
     assert load(utf7(_crowded(0, 5, 5, 0))).document_type == "ubl-invoice"
+
+
+def test_a_file_is_read_with_memory_for_its_size_not_for_the_cap(tmp_path: Path) -> None:
+    """Reading a path allocates what the file holds, not the byte cap (a read of cap + 1 bytes allocated 100 MB
+    for every file); a file larger than the cap is still refused."""
+    small = tmp_path / "small.xml"
+    small.write_bytes(b"<a>" + b"x" * 200_000 + b"</a>")
+    limits = Limits(max_document_bytes=64 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        data, name = read_source(small, limits)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (data, name) == (small.read_bytes(), str(small))
+    assert peak < 2 * len(data) + 256 * 1024
+    with pytest.raises(InputError) as refused:
+        read_source(small, Limits(max_document_bytes=100_000))
+    assert refused.value.code == "invoice.too-large"

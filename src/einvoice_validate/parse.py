@@ -132,11 +132,14 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
         path = Path(source)
         name = str(source)
         try:
-            size = path.stat().st_size
-            if size > cap:
-                raise _too_large(size, cap)
-            with path.open("rb") as fh:
-                data = fh.read(cap + 1)
+            with path.open("rb", buffering=0) as fh:
+                size = os.fstat(fh.fileno()).st_size
+                if size > cap:
+                    raise _too_large(size, cap)
+                # The first read asks for the size the file has (a read of cap + 1 bytes allocated the whole cap,
+                # 100 MB, for every file: 85 µs against 16 for a business case, in the batch's reading thread);
+                # a file that grows, or one whose size the system does not know (0), is read on to the cap.
+                data = _read_capped(fh, cap, first=size + 1)
         except OSError as exc:
             shown = name if len(name) <= _NAME_SHOWN else name[:_NAME_SHOWN] + "…"
             raise InputError(
@@ -168,18 +171,22 @@ def _looks_like_xml_text(source: str) -> bool:
     return head == "<" or "\n" in source
 
 
-def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int) -> bytes:
+def _read_capped(stream: BinaryIO | io.BufferedIOBase | io.RawIOBase, cap: int, first: int = 1 << 20) -> bytes:
+    """At most ``cap + 1`` bytes of ``stream`` (one more than the cap: the caller refuses them), read in pieces: the
+    first of ``first`` bytes, then of 64 KiB, doubling up to 1 MiB (each read allocates what it asks for)."""
     chunks: list[bytes] = []
     total = 0
+    ask = first
     while total <= cap:
-        chunk = stream.read(min(1 << 20, cap + 1 - total))
+        chunk = stream.read(min(ask, cap + 1 - total))
         if not chunk:
             break
         if not isinstance(chunk, bytes):
             return chunk  # text stream: reported by the caller
         chunks.append(chunk)
         total += len(chunk)
-    return b"".join(chunks)
+        ask = 1 << 16 if len(chunks) == 1 else min(ask * 2, 1 << 20)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _too_large(size: int, cap: int) -> InputError:
