@@ -414,8 +414,12 @@ def test_a_thread_validating_against_a_schema_does_not_wait_for_another(registry
     stage = validator._stages_for({p.name: p for p in validator.profiles}["xrechnung-3.0-ubl-invoice"]).xsd
     broken = [f.rule_id for f in stage.run(load(BROKEN, validator.limits))]
     seen: list[list[str]] = []
+
+    def validate_broken() -> None:
+        seen.append([f.rule_id for f in stage.run(load(BROKEN, validator.limits))])
+
     with stage._schema.taken() as held:  # a validation that has not finished
-        worker = threading.Thread(target=lambda: seen.append([f.rule_id for f in stage.run(load(BROKEN, validator.limits))]))
+        worker = threading.Thread(target=validate_broken)
         worker.start()
         worker.join(60)
         assert not worker.is_alive(), "the second validation waited for the first one's schema"

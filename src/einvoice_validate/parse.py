@@ -132,7 +132,7 @@ def read_source(source: Source, limits: Limits = DEFAULT_LIMITS) -> tuple[bytes,
         path = Path(source)
         name = str(source)
         try:
-            with path.open("rb", buffering=0) as fh:
+            with path.open("rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
                 if size > cap:
                     raise _too_large(size, cap)
@@ -171,7 +171,7 @@ def _looks_like_xml_text(source: str) -> bool:
     return head == "<" or "\n" in source
 
 
-def _read_capped(stream: BinaryIO | io.BufferedIOBase | io.RawIOBase, cap: int, first: int = 1 << 20) -> bytes:
+def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int, first: int = 1 << 20) -> bytes:
     """At most ``cap + 1`` bytes of ``stream`` (one more than the cap: the caller refuses them), read in pieces: the
     first of ``first`` bytes, then of 64 KiB, doubling up to 1 MiB (each read allocates what it asks for)."""
     chunks: list[bytes] = []

@@ -1,6 +1,6 @@
-"""The XSD stage: compiled ``XMLSchema`` copies per schema file and process (one per validation at a time); libxml2 errors become findings
-with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in :mod:`.codes`,
-whole documents in :mod:`.xerces`)."""
+"""The XSD stage: compiled ``XMLSchema`` copies per schema file and process (one per validation running at a time);
+libxml2 errors become findings with the Xerces ``cvc-…`` codes that the KoSIT validator reports (mapping in
+:mod:`.codes`, whole documents in :mod:`.xerces`)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ __all__ = ["MORE_ERRORS", "XsdStage"]
 
 MORE_ERRORS = "xsd.more-errors"
 """The finding that closes a capped list of schema findings (``Limits.max_xsd_findings``)."""
+
 
 class _Schemas:
     """The compiled copies of one schema file, shared by every stage of the process: one per validation running at
