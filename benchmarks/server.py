@@ -27,6 +27,7 @@ Usage: python benchmarks/server.py [--duration 20] [--warmup 60] [--rounds 3] [-
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -130,6 +131,7 @@ class Figures:
     rss_peak_mb: float
     rss_after_mb: float
     processes: int
+    p99_at_8_ms: float  # at concurrency 8, the latency target, whichever concurrency was best (NaN: not run)
 
 
 def ensure_wrk() -> str:
@@ -364,6 +366,7 @@ def best(server: Server) -> Figures:
         rss_peak_mb=server.rss_peak_mb,
         rss_after_mb=server.rss_after_mb,
         processes=server.processes,
+        p99_at_8_ms=server.median(8, "p99_ms") if 8 in server.loads else math.nan,
     )
 
 

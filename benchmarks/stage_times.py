@@ -17,6 +17,20 @@ them. Two ideas rejected on that: all of a document's pack runs first and their 
 alternating, 8 rounds: no gain, within the noise), and sending one syntax's documents to one thread (a thread
 validating only UBL, only CII or both alternating: 3.65, 3.65 and 3.40 ms of CPU per document).
 
+Measured and rejected on 2026-11-29 (second session; fresh processes alternating, one core, 150 warm passes, then
+50 measured): JVM options beside the defaults of ``schematron/_java.py``. Transparent huge pages
+(``-XX:+UseTransparentHugePages``), C2 alone (``-XX:-TieredCompilation``), both, larger inlining limits and young
+generations of 12, 32 and 160 MB all landed within one another's spread: on a busy machine the same options gave
+282-452 documents per second from one process to the next, on a quiet one 515-540 for all of them. The JIT goes on
+compiling for about 150 passes over the business cases (its compiler threads used 19 % of the CPU after 30 passes,
+nothing after 150): a figure needs ``--warmup`` of that order. Python's share: sampled with py-spy (``--native``)
+over two threads of one ``Validator``, about 30 % of the validating threads' samples wait for the GIL, most of them
+just back from a call into Java; 20 trivial Java calls more per stylesheet run cost about 5 % of the two threads'
+rate, so the dozen setters and allocations a document makes (tree, transformer, serializer) cost about 1-2 %: not
+worth Java code of our own. The XSD stage's lock (one compiled schema for every thread) showed no cost in the mix
+either: ``benchmarks/duel.py --workers 2 --baseline`` 682 against 686 documents per second; it went anyway
+(``xsd/stage.py``), since it serialised the stage outright (two threads validating only XSD: no faster than one).
+
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
        [--cases DIR|FILE] [--split]   (DIR: another folder of documents, e.g. ../shared/corpus/mutations-dev:
                         invalid ones, whose findings are located on the document, see einvoice_validate.locations)
