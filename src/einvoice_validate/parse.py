@@ -186,7 +186,7 @@ def _read_capped(stream: BinaryIO | io.BufferedIOBase, cap: int, first: int = 1 
         chunks.append(chunk)
         total += len(chunk)
         ask = 1 << 16 if len(chunks) == 1 else min(ask * 2, 1 << 20)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return b"".join(chunks)  # (one piece: the piece itself, not a copy)
 
 
 def _too_large(size: int, cap: int) -> InputError:
