@@ -197,6 +197,22 @@ def test_the_markers_decide(validator: Validator) -> None:
 
 
 @pytest.mark.corpus
+@pytest.mark.parametrize("written", ["plain", "character reference", "UTF-16", "ISO-8859-1"])
+def test_the_address_marker_however_the_document_is_written(written: str) -> None:
+    # french_markers skips the address lookups when the bytes show no 0225; a value written with a character
+    # reference, or in an encoding that does not write ASCII as itself, must still be found
+    data = _edit(UC1_UBL, _NO_BT23_UBL)
+    if written == "character reference":
+        data = data.replace(b'schemeID="0225"', b'schemeID="&#48;225"')
+        assert b"0225" not in data.split(b"<cac:AccountingSupplierParty")[1].split(b"</cac:AccountingCustomerParty")[0]
+    elif written != "plain":
+        data = etree.tostring(etree.fromstring(data).getroottree(), xml_declaration=True, encoding=written)
+    markers = french_markers(load(data))
+    assert any("scheme 0225" in m and m.startswith("BT-34") for m in markers), markers
+    assert not any(m.startswith("BT-23") for m in markers)
+
+
+@pytest.mark.corpus
 def test_an_explicit_choice_always_wins(validator: Validator) -> None:
     forced = validator.validate(UC1_UBL, profile="en16931-ubl-invoice", rules_date=TODAY_RULES)
     assert forced.profile == "en16931-ubl-invoice"

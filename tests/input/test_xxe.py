@@ -270,6 +270,12 @@ def _sbdh(invoice: bytes, header_extra: bytes = b"", root_extra: bytes = b"") ->
     )
 
 
+def xinclude_name_in_charrefs(t: Trap) -> bytes:
+    """The namespace's "XInclude" spelled in character references: the bytes hold neither "XInclude" nor a colon."""
+    spelled = "".join(f"&#{ord(c)};" for c in "XInclude")
+    return _with_note(_example(), _xinclude(t, XINCLUDE_NS.replace("XInclude", spelled)))
+
+
 def sbdh_xinclude_in_header(t: Trap) -> bytes:
     return _sbdh(_example(), header_extra=_xinclude(t))
 
@@ -329,6 +335,7 @@ DOCUMENTS = [
     Hostile("xinclude-in-note", xinclude_in_note, "forbidden"),
     Hostile("xinclude-2003-namespace", xinclude_2003_namespace, "forbidden"),
     Hostile("xinclude-charref-namespace", xinclude_charref_namespace, "forbidden"),
+    Hostile("xinclude-name-in-charrefs", xinclude_name_in_charrefs, "forbidden"),
     Hostile("sbdh-xinclude-in-header", sbdh_xinclude_in_header, "forbidden"),
     Hostile("schema-location", schema_location, "valid"),
     Hostile("sbdh-schema-location", sbdh_schema_location, "valid"),
