@@ -108,40 +108,6 @@ def test_xsd_findings_are_those_of_libxml2_reading_everything(
     assert all(fast[len(with_attachments) : len(with_attachments) + 3]), "the broken attachments are found"
 
 
-def _reencoded(source: bytes, encoding: str) -> bytes:
-    tree = etree.fromstring(source).getroottree()
-    return etree.tostring(tree, xml_declaration=True, encoding=encoding)
-
-
-@pytest.mark.parametrize("encoding", ["UTF-8", "ISO-8859-1", "UTF-16", "UTF-16LE", "UTF-32", "cp1252"])
-def test_the_bytes_answer_as_the_tree_does_in_every_encoding(with_attachments: list[Path], encoding: str) -> None:
-    # long_attachments(tree, data) may answer "none" from the bytes; in UTF-16/32 the name is not in them as ASCII,
-    # so only the tree can answer there: a document with long attachments must give the same list either way
-    documents = [_reencoded(with_attachments[0].read_bytes(), encoding)]
-    documents += [_reencoded(p.read_bytes(), encoding) for p in sorted(BUSINESS_CASES.glob("*.xml"))[:12]]
-    for data in documents:
-        tree = load(data).tree
-        assert long_attachments(tree, data) == long_attachments(tree)
-    assert long_attachments(load(documents[0]).tree, documents[0]), "the first document has long attachments"
-
-
-def test_a_document_whose_bytes_lack_the_name_is_answered_without_its_tree() -> None:
-    # the tree has a long attachment the bytes do not show (they are another document's): the bytes answer
-    tree = etree.ElementTree(
-        etree.fromstring(
-            _with_attachment_text(
-                next(p for p in sorted(BUSINESS_CASES.glob("*.xml")) if b"BinaryObject" in p.read_bytes()).read_bytes(),
-                "QUJD" * LONG_CHARS,
-            )
-        )
-    )
-    assert long_attachments(tree)
-    assert long_attachments(tree, b"<Invoice>" + b" " * LONG_CHARS + b"</Invoice>") == []
-    assert long_attachments(tree, b"<Invoice>" + b" " * LONG_CHARS + b"BinaryObject</Invoice>") == long_attachments(
-        tree
-    )
-
-
 @pytest.mark.parametrize(
     "xml",
     [

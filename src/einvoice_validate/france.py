@@ -21,7 +21,6 @@ specification identifiers get the French rules are in ``rulesets/profiles.toml``
 
 from __future__ import annotations
 
-from .hardened import ascii_as_bytes
 from .parse import Document, child_path
 
 __all__ = ["BILLING_FRAMEWORKS", "CTC_ADDRESS_SCHEME", "EXTENDED_CTC_FR", "french_markers"]
@@ -103,19 +102,7 @@ def french_markers(document: Document) -> tuple[str, ...]:
         if code in BILLING_FRAMEWORKS:
             found.append(f"BT-23 '{code}' is a French billing framework (BR-FR-08)")
             break
-    if not _may_hold_scheme(document):
-        return tuple(found)
     for term, path in _ADDRESS_PATHS.get(document.syntax, ()):
         if any((e.get("schemeID") or "").strip() == CTC_ADDRESS_SCHEME for e in child_path(root, path)):
             found.append(f"{term} is a French CTC electronic address (scheme {CTC_ADDRESS_SCHEME})")
     return tuple(found)
-
-
-_SCHEME_BYTES = CTC_ADDRESS_SCHEME.encode("ascii")
-
-
-def _may_hold_scheme(document: Document) -> bool:
-    """False when the document's bytes show that no value is ``0225`` (ASCII written as itself, and neither ``0225``
-    nor a character reference in them): its addresses are not looked up (four paths of the tree, with the GIL held)."""
-    data = document.data
-    return not ascii_as_bytes(document.tree, data) or _SCHEME_BYTES in data or b"&#" in data

@@ -141,21 +141,6 @@ def _ascii_transparent(name: str) -> bool:
     return name in ("utf-8", "ascii", "latin-1") or name.startswith(("iso8859-", "cp125"))
 
 
-_ASCII_ENCODINGS = ("UTF-8", "UTF8", "US-ASCII", "ASCII")
-
-
-def ascii_as_bytes(tree: etree._ElementTree, data: bytes) -> bool:
-    """Whether every ASCII character of the document ``data`` (the bytes ``tree`` was parsed from, or serialised to)
-    stands in it as its own byte: its encoding is UTF-8, ASCII, an ISO 8859 or a Windows code page (lxml's
-    ``docinfo.encoding``), and its first bytes show no UTF-16 or UTF-32. Then a name or a value that does not occur in
-    the bytes (nor ``&#``: a character reference) is not in the document: a search of the bytes answers for the tree.
-    (UTF-16/32, EBCDIC, UTF-7 and the other encodings: False.)"""
-    if data.startswith((b"\xfe\xff", b"\xff\xfe")) or b"\x00" in data[:4]:
-        return False
-    encoding = (tree.docinfo.encoding or "").upper()
-    return encoding in _ASCII_ENCODINGS or encoding.startswith(("ISO-8859-", "WINDOWS-125", "CP125"))
-
-
 def _pieces(data: bytes, codec: str) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder(codec)(errors="replace")
     # a small first piece: the prolog of nearly every document is in its first kilobytes

@@ -202,7 +202,7 @@ def slimmed_utf8(document: Document) -> bytes | None:
 def slimmed_bytes(tree: etree._ElementTree, data: bytes) -> bytes | None:
     """:func:`slimmed_utf8` of the document ``data`` parsed as ``tree`` (before it is a classified document)."""
     shortened = []
-    for element, text in long_attachments(tree, data):
+    for element, text in long_attachments(tree):
         lead = len(text) - len(text.lstrip(" \t\r\n"))
         shortened.append((element, text[: lead + SLIM_KEEP_CHARS], text))
     if not shortened:

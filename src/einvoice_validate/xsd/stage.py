@@ -102,11 +102,7 @@ class XsdStage:
         many more libxml2 reported (they are neither mapped, located nor rendered)."""
         # Long attachments that libxml2 would accept as base64 (checked here, by its rule, far faster) are
         # validated as "AAAA": the same findings without libxml2 reading megabytes (see attachments.py).
-        cuts = [
-            (e, "AAAA", text)
-            for e, text in long_attachments(document.tree, document.data)
-            if libxml2_base64_valid(text)
-        ]
+        cuts = [(e, "AAAA", text) for e, text in long_attachments(document.tree) if libxml2_base64_valid(text)]
         with self._schema.taken() as schema, replaced(cuts):
             if schema.validate(document.tree):
                 return []
