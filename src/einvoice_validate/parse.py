@@ -390,7 +390,7 @@ def load(
 
 
 def _load_xml(data: bytes, name: str | None, limits: Limits, known: Syntaxes, parsed: Parsed | None = None) -> Document:
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(): a copy of the whole document, 0.01 ms per 90 KB)
         raise InputError("document.unreadable", Detail("detail.blank" if data else "detail.empty"), reason="empty")
     hardened.refuse_markup_declarations(data)  # before parsing, in every encoding libxml2 reads
     root = _parse(data, limits)
