@@ -62,6 +62,51 @@ def test_many_lines_is_the_count_beyond_the_lane_threshold() -> None:
     assert many_lines(items + b"</rsm:X>")
 
 
+def test_many_lines_skips_no_mark_at_block_edges_or_next_to_attachments() -> None:
+    # many_lines looks for marks only near a ">" (4 KB blocks): every mark, wherever it falls, still counts; the
+    # answer is always the exact count's (line_count), for every syntax's mark and for an attachment's base64
+    attachment = b"<cbc:EmbeddedDocumentBinaryObject>" + b"TGluZUxpbmVMaW5l" * 4096 + b"</cbc:EmbeddedDocumentBinaryObject>"
+    marks = (b"cac:InvoiceLine", b"cac:CreditNoteLine", b"ram:IncludedSupplyChainTradeLineItem")
+    for mark in marks:
+        line = b"<%s>1</%s>" % (mark, mark)
+        for lines in (LARGE_LINES, LARGE_LINES + 1):
+            for shift in range(0, 64, 7):  # the marks straddle the blocks' edges at every offset
+                body = b" " * shift + line * lines
+                for doc in (body, attachment + body, body + attachment, attachment + body + attachment):
+                    assert many_lines(doc) == (line_count(doc) > LARGE_LINES) == (lines > LARGE_LINES)
+    # each mark's "Line" at the end of a block without a ">", its ">" the first byte of the next block
+    spaced = (b">" + b" " * (8192 - 12) + b"InvoiceLine") * (2 * LARGE_LINES + 2) + b">"
+    assert line_count(spaced) == LARGE_LINES + 1 and many_lines(spaced)
+    assert not many_lines(b"Line>" * (2 * LARGE_LINES + 2))  # marks bound it, they do not replace it
+
+
+def test_a_document_goes_to_the_engine_as_its_own_bytes_after_the_message() -> None:
+    import os
+    import socket
+
+    from einvoice_validate.pool.remote import _Link
+    from einvoice_validate.pool.worker import read_exact, recv
+
+    async def run() -> None:
+        ours, theirs = socket.socketpair()
+        pool = RemotePool(workers=1)
+        _, link = await asyncio.get_running_loop().connect_accepted_socket(lambda: _Link(pool), ours)
+        payload = bytes(range(256)) * 1000
+        link.send((7, payload, "xrechnung-3.0-ubl", None, False))
+        link.send((8, b"", None, ("de", "html"), True))
+        await asyncio.sleep(0)
+        fd = theirs.fileno()
+        ident, size, profile, render, large = await asyncio.to_thread(recv, fd)
+        assert (ident, size, profile, render, large) == (7, len(payload), "xrechnung-3.0-ubl", None, False)
+        assert await asyncio.to_thread(read_exact, fd, size) == payload
+        assert await asyncio.to_thread(recv, fd) == (8, 0, None, ("de", "html"), True)
+        link.transport.close()
+        os.close(os.dup(fd))
+        theirs.close()
+
+    asyncio.run(run())
+
+
 def test_a_document_that_would_wait_past_the_deadline_is_busy_at_once() -> None:
     async def run() -> tuple[int, PoolBusy, int]:
         # 1 s per document on 2 threads, 10 s allowed: the 23rd document would wait 10.5 s

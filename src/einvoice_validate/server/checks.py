@@ -238,22 +238,25 @@ async def read_body(request: Request, share: Share, max_bytes: int, timeout: flo
         raise Problem("request.too-large", f"the body is larger than {max_bytes} bytes")
     if declared:
         share.take(declared)
-    body = bytearray()
+    chunks: list[bytes] = []  # joined once at the end (one chunk, the usual case: no copy at all)
+    size = 0
     receive = request.receive
     try:
         async with asyncio.timeout(timeout):
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
-                    raise ClientGone(f"the client went away after {len(body)} bytes of the body")
+                    raise ClientGone(f"the client went away after {size} bytes of the body")
                 chunk = message.get("body", b"")
-                if len(body) + len(chunk) > max_bytes:  # stop reading at the limit
+                if size + len(chunk) > max_bytes:  # stop reading at the limit
                     raise Problem("request.too-large", f"the body is larger than {max_bytes} bytes")
                 if declared is None and chunk:
                     share.take(len(chunk))
-                body += chunk
+                if chunk:
+                    chunks.append(chunk)
+                    size += len(chunk)
                 if not message.get("more_body", False):
                     break
     except TimeoutError:
         raise Problem("request.too-slow", f"the body did not arrive within {timeout:g} seconds") from None
-    return bytes(body)
+    return b"".join(chunks)  # of one bytes object: that object

@@ -56,7 +56,7 @@ def serve(settings: ServerSettings) -> bool:
             "ruleset.missing",
             Detail("detail.no-packs-installed", registry.home),
         )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_lines()
     _open_files(settings.max_connections + _SPARE_FILES)
     app = create_app(settings)
     service: Service = app.state.service
@@ -85,6 +85,22 @@ def uvicorn_config(app: Starlette, settings: ServerSettings) -> uvicorn.Config:
         timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
         backlog=2048,
     )
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def _log_lines() -> None:
+    """Log to stderr in :data:`LOG_FORMAT`, unless the process configured its logging itself. Ours names no
+    caller, thread or process: their look-ups are left out of every record (the logging module's documented
+    optimizations; about 3 µs of the access line's 11)."""
+    if logging.getLogger().handlers:  # configured by the caller: theirs stays as it is
+        return
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
 
 
 def _open_files(wanted: int) -> None:

@@ -1,0 +1,234 @@
+"""The server's front process alone: its CPU per request, with the engine process replaced by a stand-in that takes
+no CPU (each document "takes" ``--doc-ms`` on one of ``--workers`` idle timers, then the same canned report goes
+back over the same socket and wire), so that the front's own cost is measured without the engine's noise.
+
+Two servers run at once (``--a`` and ``--b``: source trees, e.g. a copy of main's ``src`` and this worktree's),
+both warm; wrk posts the 66 XRechnung business cases to each in turn, alternating which goes first, for
+``--rounds`` rounds of ``--duration`` seconds at concurrency ``-c``. Per round and server: the front's user and
+system CPU per request from ``/proc/PID/stat`` (robust on this shared machine, where req/s drifts 10-25 %), and the
+rate; then the medians and the per-round ratios b/a.
+
+Usage: python benchmarks/front_cost.py [--a DIR/src] [--b src] [--rounds 5] [--duration 10] [--warmup 10] [-c 8]
+       [--doc-ms 3.4] [--workers 2]
+       (``python benchmarks/front_cost.py --serve PORT`` runs one server with the stand-in engine: what the A/B run
+       starts, with ``PYTHONPATH`` naming the source tree)
+
+What the front spends per request, and what was cut (2026-11-29, session 8; the real server, wrk -c 8, the
+business cases, ``perf record -e cpu-clock`` and ``py-spy --gil`` of the front process):
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
+CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
+HZ = os.sysconf("SC_CLK_TCK")
+
+LUA = """
+local bodies = {}
+local path, ctype
+local i = 0
+function init(args)
+  path, ctype = args[1], args[2]
+  for name in io.lines(args[3]) do
+    local f = assert(io.open(name, "rb"))
+    bodies[#bodies + 1] = f:read("*a")
+    f:close()
+  end
+  i = math.random(#bodies)
+end
+function request()
+  i = i % #bodies + 1
+  return wrk.format("POST", path, {["Content-Type"] = ctype}, bodies[i])
+end
+"""
+
+_REPORT = (
+    b'{"valid":true,"profile":"xrechnung-3.0-ubl","findings":[],"rules":'
+    + b'[{"pack":"xrechnung","version":"3.0.2"}]' * 60
+    + b"}"
+)
+"""A canned report of about the business cases' mean answer (3 KB)."""
+
+
+# --- the stand-in engine ------------------------------------------------------------------------------------
+
+
+def fake_engine() -> None:
+    """The engine process's wire (:mod:`einvoice_validate.pool.remote`), without the engine: each document waits
+    ``EINVOICE_FAKE_DOC_MS`` on one of the config's ``workers`` timers, then the canned report goes back."""
+    from einvoice_validate.pool.job import Validated
+    from einvoice_validate.pool.worker import recv, send
+
+    fd = os.dup(0)
+    config = recv(fd)
+    send(fd, (-1, "ready", os.getpid()))
+    seconds = float(os.environ.get("EINVOICE_FAKE_DOC_MS", "3.4")) / 1000
+    reply = Validated(_REPORT, "0" * 64)
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        reader, writer = await asyncio.open_connection(sock=__import__("socket").socket(fileno=fd))
+        free = config.workers
+        queue: list[int] = []
+        done = 0
+
+        def finish(ident: int) -> None:
+            nonlocal free, done
+            done += 1
+            import pickle
+            import struct
+
+            body = pickle.dumps((ident, "ok", reply, (seconds, 0, 0, 1)), protocol=pickle.HIGHEST_PROTOCOL)
+            writer.write(struct.pack(">Q", len(body)) + body)
+            free += 1
+            start()
+
+        def start() -> None:
+            nonlocal free
+            while free and queue:
+                free -= 1
+                loop.call_later(seconds, finish, queue.pop(0))
+
+        import pickle
+        import struct
+
+        while True:
+            try:
+                head = await reader.readexactly(8)
+                message = pickle.loads(await reader.readexactly(struct.unpack(">Q", head)[0]))
+            except (asyncio.IncompleteReadError, ConnectionError):
+                break
+            if isinstance(message[1], int):  # the payload follows the pickle (since 2026-11-29)
+                await reader.readexactly(message[1])
+            queue.append(message[0])
+            start()
+
+    del send
+    asyncio.run(run())
+
+
+def serve(port: int) -> None:
+    """``einvoice-validate serve`` on ``port`` with the stand-in engine."""
+    import subprocess as sp
+
+    from einvoice_validate import cli
+    from einvoice_validate.pool import remote
+
+    real_popen = sp.Popen
+
+    def popen(args: list[str], **kwargs: object) -> sp.Popen[bytes]:
+        if args[:2] == [sys.executable, "-c"] and "engine_entry" in args[2]:
+            args = [sys.executable, __file__, "--fake-engine"]
+        return real_popen(args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    remote.subprocess.Popen = popen  # type: ignore[assignment]
+    sys.exit(cli.main(["serve", "--port", str(port), "--workers", "2", "--max-in-flight", "1000"]))
+
+
+# --- the A/B run --------------------------------------------------------------------------------------------
+
+
+def _cpu(pid: int) -> tuple[int, int]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]), int(fields[12])
+
+
+def _wrk(port: int, seconds: float, concurrency: int, lua: str, cases: str) -> tuple[int, int]:
+    out = subprocess.run(
+        ["wrk", "-t", "2", "-c", str(concurrency), "-d", f"{seconds:g}s", "-s", lua, f"http://127.0.0.1:{port}",
+         "--", "/v1/invoices/validate", "application/xml", cases],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return requests, int(bad.group(1)) if bad else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", default=str(REPO / "src"))
+    parser.add_argument("--b", default=str(REPO / "src"))
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--duration", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("-c", type=int, default=8)
+    parser.add_argument("--doc-ms", type=float, default=3.4)
+    parser.add_argument("--serve", type=int)
+    parser.add_argument("--fake-engine", action="store_true")
+    args = parser.parse_args()
+    if args.fake_engine:
+        fake_engine()
+        return
+    if args.serve:
+        serve(args.serve)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="front_cost"))
+    lua = tmp / "post.lua"
+    lua.write_text(LUA)
+    cases = tmp / "cases.txt"
+    cases.write_text("".join(f"{c}\n" for c in CASES))
+    servers: dict[str, tuple[subprocess.Popen[bytes], int]] = {}
+    try:
+        for name, src, port in (("a", args.a, 18431), ("b", args.b, 18432)):
+            env = dict(os.environ, PYTHONPATH=src, EINVOICE_FAKE_DOC_MS=str(args.doc_ms))
+            log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115
+            proc = subprocess.Popen(
+                [sys.executable, __file__, "--serve", str(port)], env=env, stdout=log, stderr=log,
+                start_new_session=True,
+            )
+            servers[name] = (proc, port)
+        for name, (proc, port) in servers.items():
+            for _ in range(300):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            _wrk(port, args.warmup, args.c, str(lua), str(cases))
+        rows: dict[str, list[tuple[float, float, float]]] = {"a": [], "b": []}
+        for r in range(args.rounds):
+            for name in ("ab" if r % 2 == 0 else "ba"):
+                proc, port = servers[name]
+                u0, s0 = _cpu(proc.pid)
+                t0 = time.monotonic()
+                requests, bad = _wrk(port, args.duration, args.c, str(lua), str(cases))
+                took = time.monotonic() - t0
+                u1, s1 = _cpu(proc.pid)
+                row = ((u1 - u0) / HZ / requests * 1e3, (s1 - s0) / HZ / requests * 1e3, (requests - bad) / took)
+                rows[name].append(row)
+                print(f"round {r} {name}: user {row[0]:.3f} sys {row[1]:.3f} ms/req, {row[2]:.0f} req/s "
+                      f"({bad} not 200)", flush=True)
+        for name in "ab":
+            user = statistics.median(x[0] for x in rows[name])
+            system = statistics.median(x[1] for x in rows[name])
+            rate = statistics.median(x[2] for x in rows[name])
+            print(f"{name}: front CPU {user + system:.3f} ms/req (user {user:.3f}, sys {system:.3f}), {rate:.0f} req/s")
+        ratios = [(b[0] + b[1]) / (a[0] + a[1]) for a, b in zip(rows["a"], rows["b"], strict=True)]
+        print("b/a front CPU per request, per round:", " ".join(f"{x:.2f}" for x in ratios),
+              f"median {statistics.median(ratios):.2f}")
+    finally:
+        for proc, _ in servers.values():
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc, _ in servers.values():
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()
