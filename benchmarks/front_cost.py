@@ -149,9 +149,25 @@ def _cpu(pid: int) -> tuple[int, int]:
 
 def _wrk(port: int, seconds: float, concurrency: int, lua: str, cases: str) -> tuple[int, int]:
     out = subprocess.run(
-        ["wrk", "-t", "2", "-c", str(concurrency), "-d", f"{seconds:g}s", "-s", lua, f"http://127.0.0.1:{port}",
-         "--", "/v1/invoices/validate", "application/xml", cases],
-        capture_output=True, text=True, check=True,
+        [
+            "wrk",
+            "-t",
+            "2",
+            "-c",
+            str(concurrency),
+            "-d",
+            f"{seconds:g}s",
+            "-s",
+            lua,
+            f"http://127.0.0.1:{port}",
+            "--",
+            "/v1/invoices/validate",
+            "application/xml",
+            cases,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -187,11 +203,14 @@ def main() -> None:
             env = dict(os.environ, PYTHONPATH=src, EINVOICE_FAKE_DOC_MS=str(args.doc_ms))
             log = open(tmp / f"{name}.log", "wb")  # noqa: SIM115
             proc = subprocess.Popen(
-                [sys.executable, __file__, "--serve", str(port)], env=env, stdout=log, stderr=log,
+                [sys.executable, __file__, "--serve", str(port)],
+                env=env,
+                stdout=log,
+                stderr=log,
                 start_new_session=True,
             )
             servers[name] = (proc, port)
-        for name, (proc, port) in servers.items():
+        for _, port in servers.values():
             for _ in range(300):
                 try:
                     urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=1)
@@ -201,7 +220,7 @@ def main() -> None:
             _wrk(port, args.warmup, args.c, str(lua), str(cases))
         rows: dict[str, list[tuple[float, float, float]]] = {"a": [], "b": []}
         for r in range(args.rounds):
-            for name in ("ab" if r % 2 == 0 else "ba"):
+            for name in "ab" if r % 2 == 0 else "ba":
                 proc, port = servers[name]
                 u0, s0 = _cpu(proc.pid)
                 t0 = time.monotonic()
@@ -210,16 +229,21 @@ def main() -> None:
                 u1, s1 = _cpu(proc.pid)
                 row = ((u1 - u0) / HZ / requests * 1e3, (s1 - s0) / HZ / requests * 1e3, (requests - bad) / took)
                 rows[name].append(row)
-                print(f"round {r} {name}: user {row[0]:.3f} sys {row[1]:.3f} ms/req, {row[2]:.0f} req/s "
-                      f"({bad} not 200)", flush=True)
+                print(
+                    f"round {r} {name}: user {row[0]:.3f} sys {row[1]:.3f} ms/req, {row[2]:.0f} req/s ({bad} not 200)",
+                    flush=True,
+                )
         for name in "ab":
             user = statistics.median(x[0] for x in rows[name])
             system = statistics.median(x[1] for x in rows[name])
             rate = statistics.median(x[2] for x in rows[name])
             print(f"{name}: front CPU {user + system:.3f} ms/req (user {user:.3f}, sys {system:.3f}), {rate:.0f} req/s")
         ratios = [(b[0] + b[1]) / (a[0] + a[1]) for a, b in zip(rows["a"], rows["b"], strict=True)]
-        print("b/a front CPU per request, per round:", " ".join(f"{x:.2f}" for x in ratios),
-              f"median {statistics.median(ratios):.2f}")
+        print(
+            "b/a front CPU per request, per round:",
+            " ".join(f"{x:.2f}" for x in ratios),
+            f"median {statistics.median(ratios):.2f}",
+        )
     finally:
         for proc, _ in servers.values():
             os.killpg(proc.pid, signal.SIGTERM)

@@ -65,7 +65,8 @@ def test_many_lines_is_the_count_beyond_the_lane_threshold() -> None:
 def test_many_lines_skips_no_mark_at_block_edges_or_next_to_attachments() -> None:
     # many_lines looks for marks only near a ">" (4 KB blocks): every mark, wherever it falls, still counts; the
     # answer is always the exact count's (line_count), for every syntax's mark and for an attachment's base64
-    attachment = b"<cbc:EmbeddedDocumentBinaryObject>" + b"TGluZUxpbmVMaW5l" * 4096 + b"</cbc:EmbeddedDocumentBinaryObject>"
+    tag = b"cbc:EmbeddedDocumentBinaryObject"
+    attachment = b"<%s>%s</%s>" % (tag, b"TGluZUxpbmVMaW5l" * 4096, tag)
     marks = (b"cac:InvoiceLine", b"cac:CreditNoteLine", b"ram:IncludedSupplyChainTradeLineItem")
     for mark in marks:
         line = b"<%s>1</%s>" % (mark, mark)

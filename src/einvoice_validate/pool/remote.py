@@ -33,9 +33,10 @@ must not cut the drain short): it stops when the server closes its socket, after
 
 Protocol (length-prefixed pickles, :func:`~.worker.send` / :func:`~.worker.recv`, over a socket pair):
 server -> engine: an :class:`EngineConfig`, then per document ``(id, size, profile, render, large)`` followed by the
-document's ``size`` bytes as they are (not inside the pickle: no copy on either side); end-of-file stops the engine. Engine -> server: ``(-1, "ready", pid)`` once its pool is started (or ``(-1, "error",
-exception)``), then ``(id, status, outcome, counters)`` per document, ``status`` as in :mod:`.worker`, and
-``counters`` ``(seconds a thread gave the document, the engine pool's timeouts, stuck, compiled)``.
+document's ``size`` bytes as they are (not inside the pickle: no copy on either side); end-of-file stops the engine.
+Engine -> server: ``(-1, "ready", pid)`` once its pool is started (or ``(-1, "error", exception)``), then ``(id,
+status, outcome, counters)`` per document, ``status`` as in :mod:`.worker`, and ``counters`` ``(seconds a thread
+gave the document, the engine pool's timeouts, stuck, compiled)``.
 """
 
 from __future__ import annotations
@@ -176,8 +177,10 @@ class _Link(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer
-        buffer += data
+        buffer: bytes | bytearray = data
+        if self.buffer:  # the rest of a frame that came in part
+            self.buffer += data
+            buffer = self.buffer
         at = 0
         size = len(buffer)
         while size - at >= 8:
@@ -187,8 +190,11 @@ class _Link(asyncio.Protocol):
             reply = pickle.loads(memoryview(buffer)[at + 8 : at + 8 + length])
             at += 8 + length
             self.pool._on_reply(self, reply)
-        if at:
-            del buffer[:at]
+        if buffer is data:
+            if at < size:  # a frame in part: kept until its rest comes
+                self.buffer += memoryview(data)[at:]
+        elif at:
+            del self.buffer[:at]
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.lost.done():
