@@ -132,6 +132,16 @@ def test_a_head_that_does_not_finish_is_408_within_the_header_timeout() -> None:
     assert_problem(raw, 408, "request.too-slow")
 
 
+def test_a_head_begun_after_a_complete_request_in_the_same_chunk_is_held_to_the_header_timeout() -> None:
+    # the head's timer starts when a head is still incomplete at the end of a chunk (not at every head's first
+    # byte): here the first request is whole and the second begins in the same chunk and never ends
+    with running() as srv, srv.connect() as s:
+        s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: x\r\n")
+        raw = read_until_closed(s)
+    first, _, rest = raw.partition(b"HTTP/1.1 408 ")
+    assert first.startswith(b"HTTP/1.1 200 ") and b"request.too-slow" in rest, raw[:400]
+
+
 def test_an_idle_connection_is_closed_after_the_keep_alive_time() -> None:
     with running() as srv, srv.connect() as s:
         assert read_until_closed(s) == b""  # closed by the server, nothing said
@@ -366,6 +376,8 @@ def stopped_worker_is_answered() -> None:
             os.kill(worker.pid, signal.SIGSTOP)
             with pytest.raises(WorkerDied) as died:
                 await held  # never answered but by the watchdog (the bound of the subprocess)
+            # the request's own task was cancelled to wake it, and the cancellation taken back: it may go on
+            assert not held.cancelled() and held.cancelling() == 0
             assert died.value.reason == "stalled" and died.value.code == "server.error"
             degraded = watchdog.degraded
             later = asyncio.create_task(watchdog.guard(asyncio.sleep(0.6, "done")))  # sent after the stop: untouched
