@@ -13,8 +13,45 @@ Usage: python benchmarks/front_cost.py [--a DIR/src] [--b src] [--rounds 5] [--d
        (``python benchmarks/front_cost.py --serve PORT`` runs one server with the stand-in engine: what the A/B run
        starts, with ``PYTHONPATH`` naming the source tree)
 
-What the front spends per request, and what was cut (2026-11-29, session 8; the real server, wrk -c 8, the
-business cases, ``perf record -e cpu-clock`` and ``py-spy --gil`` of the front process):
+What the front spends per request, and what was cut (2026-11-29, session 8; the real server and this one, wrk -c 8,
+the business cases (91 KB on average, 87 % of it attachments' base64), ``perf record -e cpu-clock -g`` of the front
+(on-CPU only), ``py-spy --native`` samples whose leaf is not a system call, ``strace -c``; the machine was shared
+with the lead's and w-fixed's benchmarks throughout, load 4-8 on 2 cores):
+
+* on CPU: the interpreter 62 %, the kernel 20 % (sockets: the body in from TCP, out to the engine, the answer;
+  context switches 4 %), libc 10 % (``memmove`` 6.6 %: copies of the body), uvloop 4 %, llhttp 1.3 %. Python
+  per request, inclusive: uvicorn + Starlette + our middleware and checks about half, the access log line 8 %,
+  the reply from the engine 12 %, the parser callbacks 19 %. System calls per request: 5 ``getpid`` (Python
+  3.11's ``asyncio.get_running_loop`` asks for it every call), 2 ``write`` (the answer, the log line), 1.5
+  ``read``, 1.5 ``epoll_pwait``, 1 ``writev`` (to the engine), 1 ``wait4`` (``Popen.poll`` of ``ready``).
+* cut: ``many_lines`` (the large-lane hint) counted ``Line`` in every byte: 7.8 % of the front's CPU (50 µs per
+  document; ``bytes.count`` runs at 2 GB/s, not ``memchr`` speed); now only 4 KB blocks holding a ``>`` (found
+  with ``memchr``) are counted, the same answer (tests/test_server_pool.py): 5x less on a 209 KB case. The
+  document went to the engine inside a pickle, then header + pickle joined: two copies of 91 KB (24 µs); now
+  the pickle of the rest, then the bytes as they are, in one ``writev`` (the engine reads them straight, saving
+  its own copy). The body: uvicorn appends each chunk to a bytearray and copies it into bytes, ``read_body``
+  appended to another bytearray and copied again: four copies, now none for a body read in one chunk (the
+  protocol keeps the first chunk as it is; ``read_body`` joins its chunks once). The reply's ``Validated``
+  unpickled through the dataclass's state functions (11 µs), now a call (2.5 µs); the engine wrote each reply as
+  length then pickle (two system calls, the front could wake twice), now one ``writev``. Per request: no task of
+  its own for the watchdog, no head timer for a head complete in its first chunk, no query parsing without a
+  query, the Accept ranges computed once, replies parsed from the chunk itself, the log's time of day made once
+  a second and no caller/thread/process look-ups in ``serve``'s log records (the logging module's documented
+  optimizations).
+* measured and left: Starlette's routing and middleware cost 7-8 µs per request over a bare ASGI handler
+  (micro-benchmark; 2-3 % of the front): not worth a second request path. The answer's TCP ``send`` looks like
+  16-29 % in wall-clock profiles (``py-spy --gil``), but most of that is the front descheduled when it wakes the
+  client; on CPU it is part of the kernel's 20 %. ``getpid`` and ``wait4``: 1-2 µs each, left.
+* the idle core at concurrency 8 is not the hand-over: ``py-spy --idle --threads`` of the engine shows each
+  worker thread waiting for a document 2.6 % of the time (the window of two per thread keeps them fed); the
+  rest of the idle time is the GIL: a thread back from Java, from the reply's lock or from the reply's
+  ``writev`` (9 % of a worker thread's wall time sits on that line, the system call itself takes microseconds)
+  waits for the other thread's Python (``sys.getswitchinterval()``, 5 ms). A shorter switch interval in the
+  engine (1 ms) was tried once on the loaded machine: no measurable difference (the rounds' rates varied
+  0.85-1.33x); it needs a quiet machine to decide.
+
+The stand-in engine's rate (about 430 req/s with 2 x 3.4 ms) is below 2 / 3.4 ms because its timers are
+coarse, not because of the front: only the CPU per request is a figure here.
 """
 
 from __future__ import annotations

@@ -8,13 +8,17 @@ the engine. The engine process itself (a real one, killed under load) is in ``te
 from __future__ import annotations
 
 import asyncio
+import pickle
+import socket
+import struct
 from typing import Any
 
 import pytest
 
 from einvoice_validate.errors import PoolBusy
 from einvoice_validate.pool import Validated
-from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, line_count, many_lines
+from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, _Link, line_count, many_lines
+from einvoice_validate.pool.worker import read_exact, recv
 
 TYPICAL = b"<Invoice><cac:InvoiceLine>1</cac:InvoiceLine></Invoice>"
 LARGE = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * (LARGE_LINES + 1) + b"</Invoice>"
@@ -82,12 +86,6 @@ def test_many_lines_skips_no_mark_at_block_edges_or_next_to_attachments() -> Non
 
 
 def test_a_document_goes_to_the_engine_as_its_own_bytes_after_the_message() -> None:
-    import os
-    import socket
-
-    from einvoice_validate.pool.remote import _Link
-    from einvoice_validate.pool.worker import read_exact, recv
-
     async def run() -> None:
         ours, theirs = socket.socketpair()
         pool = RemotePool(workers=1)
@@ -102,8 +100,33 @@ def test_a_document_goes_to_the_engine_as_its_own_bytes_after_the_message() -> N
         assert await asyncio.to_thread(read_exact, fd, size) == payload
         assert await asyncio.to_thread(recv, fd) == (8, 0, None, ("de", "html"), True)
         link.transport.close()
-        os.close(os.dup(fd))
         theirs.close()
+
+    asyncio.run(run())
+
+
+def test_the_engines_replies_are_read_however_the_socket_cuts_them() -> None:
+    replies = [(i, "ok", Validated(b"{}" * i * 50, f"{i:064x}"), (0.01, 0, 0, i)) for i in range(1, 4)]
+    stream = b"".join(struct.pack(">Q", len(b)) + b for b in (pickle.dumps(r, protocol=5) for r in replies))
+
+    class Pool:
+        def __init__(self) -> None:
+            self.got: list[Any] = []
+
+        def _on_reply(self, link: Any, reply: Any) -> None:
+            self.got.append(reply)
+
+    async def read(cuts: list[int]) -> list[Any]:
+        pool = Pool()
+        link = _Link(pool)  # type: ignore[arg-type]
+        for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+            link.data_received(stream[start:end])
+        assert not link.buffer  # nothing left over
+        return pool.got
+
+    async def run() -> None:
+        for cuts in ([], [3], [8], [9], list(range(1, len(stream))), [len(stream) // 3, len(stream) // 2]):
+            assert await read(cuts) == replies, cuts
 
     asyncio.run(run())
 

@@ -22,6 +22,7 @@ import json
 import logging
 from typing import Any
 
+from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..wire import PROBLEM_MEDIA_TYPE, problem
@@ -229,6 +230,19 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_headers_complete()
         if self._draining and self.cycle is not None:
             self.cycle.keep_alive = False  # answered with Connection: close
+
+    def on_body(self, body: bytes) -> None:
+        cycle = self.cycle
+        if cycle is not None and not cycle.body and not cycle.response_complete and not self.parser.should_upgrade():
+            # the first chunk since the application last read is kept as it is (uvicorn appends it to a bytearray,
+            # which its receive() copies again into bytes; bytes(bytes) is no copy): a typical body, read in one
+            # or two chunks, is copied once or not at all instead of twice (about 10 µs per 100 KB here)
+            cycle.body = body  # type: ignore[assignment]  # a later chunk: bytes += bytes, as uvicorn's own append
+            if len(body) > HIGH_WATER_LIMIT:
+                self.flow.pause_reading()
+            cycle.message_event.set()
+            return
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self.body_pending = False
