@@ -66,7 +66,7 @@ from ..findings import Report
 from ..options import Options
 from .heap import HeapSettler
 from .job import Rendered, Validated
-from .worker import read_exact, recv, send, worker_env
+from .worker import recv, send, worker_env
 
 __all__ = [
     "ENGINE_JVM_OPTIONS",
@@ -105,6 +105,8 @@ with the library's (``-Xmn160m``: all of it touched; an initial old generation o
 server peaked at 502 MB in ``benchmarks/server.py`` (while 4,000-line invoices were validated): hence 16 MB less
 young generation. The heap may still grow to 768 MB when the documents need it."""
 _HEADER = struct.Struct(">Q")
+_READ_BUFFER = 1 << 18
+"""Bytes the engine process reads from its socket at once (a typical document and its message fit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -700,10 +702,21 @@ def _serve_engine(fd: int, pool: Any, reply: Any) -> None:
         with contextlib.suppress(OSError):  # the server is gone: nothing to answer
             reply(message)
 
+    # buffered: a document's length, message and bytes usually come with one system call (each call lets go of
+    # the GIL and must wait to take it back from the validating threads), its bytes then copied once from the buffer
+    stream = open(fd, "rb", buffering=_READ_BUFFER, closefd=False)  # noqa: SIM115  # read until the end
+
+    def take(size: int) -> bytes:
+        data = stream.read(size)
+        if len(data) < size:
+            raise EOFError
+        return data
+
     while True:
         try:
-            ident, size, profile, render, large = recv(fd)
-            payload = read_exact(fd, size)
+            (length,) = _HEADER.unpack(take(_HEADER.size))
+            ident, size, profile, render, large = pickle.loads(take(length))
+            payload = take(size)
         except (EOFError, OSError):
             break
         future = _Timed()
