@@ -52,6 +52,15 @@ with the lead's and w-fixed's benchmarks throughout, load 4-8 on 2 cores):
 
 The stand-in engine's rate (about 430 req/s with 2 x 3.4 ms) is below 2 / 3.4 ms because its timers are
 coarse, not because of the front: only the CPU per request is a figure here.
+
+Figures (2026-11-29 08:35-08:53, main 297c64c against these changes, both warm, alternating; others' benchmarks
+ran throughout, load 2-7): this script, 8 rounds of 10 s: the front 0.643 -> 0.523 ms of CPU per request (user
+0.548 -> 0.425, system 0.095 -> 0.098), b/a per round 0.73-0.98, median 0.80. The real server (two ``serve``
+processes, the same wrk load, 6 rounds of 15 s, CPU per request from ``/proc`` of the front and of the engine
+process), run twice with the sides swapped: the front 0.85 -> 0.77 and 0.86 -> 0.75 ms per request (per round
+0.80-1.05), the engine 3.94 vs 4.28 and 4.07 vs 4.04 ms (which side was higher followed the start order, not
+the code: JVM to JVM); the rate within the noise (the front is a sixth of a request's CPU: a fifth less of it
+is 3 % at most, which this machine cannot show).
 """
 
 from __future__ import annotations
