@@ -78,29 +78,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("EINVOICE_SHARED", REPO.parent / "shared"))
-CASES = sorted((SHARED / "corpus/xrechnung-testsuite/business-cases/standard").glob("*.xml"))
-HZ = os.sysconf("SC_CLK_TCK")
+from server import CASES, LUA  # the same invoices and wrk script as the server benchmark
 
-LUA = """
-local bodies = {}
-local path, ctype
-local i = 0
-function init(args)
-  path, ctype = args[1], args[2]
-  for name in io.lines(args[3]) do
-    local f = assert(io.open(name, "rb"))
-    bodies[#bodies + 1] = f:read("*a")
-    f:close()
-  end
-  i = math.random(#bodies)
-end
-function request()
-  i = i % #bodies + 1
-  return wrk.format("POST", path, {["Content-Type"] = ctype}, bodies[i])
-end
-"""
+REPO = Path(__file__).resolve().parents[1]
+HZ = os.sysconf("SC_CLK_TCK")
 
 _REPORT = (
     b'{"valid":true,"profile":"xrechnung-3.0-ubl","findings":[],"rules":'
