@@ -12,6 +12,7 @@ their own (a stopped process stands for a stuck worker)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -23,6 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -31,6 +33,7 @@ import uvicorn
 from einvoice_validate.errors import RulesetError, WorkerDied
 from einvoice_validate.server import ServerSettings, create_app
 from einvoice_validate.server.access import Lockout, create_key
+from einvoice_validate.server.protocol import GuardedProtocol
 from einvoice_validate.server.run import uvicorn_config
 from einvoice_validate.server.watchdog import Watchdog, process_state
 from tests.bounded import run_bounded
@@ -130,6 +133,57 @@ def test_a_head_that_does_not_finish_is_408_within_the_header_timeout() -> None:
         s.sendall(b"POST /v1/invoices/validate HTTP/1.1\r\nHost: x\r\n")
         raw = read_until_closed(s)  # answered and closed: only the header timeout does that to an unfinished head
     assert_problem(raw, 408, "request.too-slow")
+
+
+def test_a_head_begun_after_a_complete_request_in_the_same_chunk_is_held_to_the_header_timeout() -> None:
+    # the head's timer starts when a head is still incomplete at the end of a chunk (not at every head's first
+    # byte): here the first request is whole and the second begins in the same chunk and never ends
+    with running() as srv, srv.connect() as s:
+        s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: x\r\n")
+        raw = read_until_closed(s)
+    first, _, rest = raw.partition(b"HTTP/1.1 408 ")
+    assert first.startswith(b"HTTP/1.1 200 ") and b"request.too-slow" in rest, raw[:400]
+
+
+def test_a_body_in_any_number_of_chunks_reaches_the_pool_whole() -> None:
+    # the protocol keeps a body's first chunk as it is and appends later ones: the pool gets every byte, in order
+    bodies = [bytes(range(256)) * 8, os.urandom(300_000)]
+    with running() as srv, srv.connect() as s:
+        s.settimeout(10)
+        for body, pieces in ((bodies[0], 1), (bodies[0], 5), (bodies[1], 1), (bodies[1], 7)):
+            request = post(body)
+            step = -(-len(request) // pieces)
+            for at in range(0, len(request), step):
+                s.sendall(request[at : at + step])
+                time.sleep(0.02)  # each piece its own chunk (and the application may read between them)
+            got = b""
+            while b"\r\n\r\n" not in got or len(got.partition(b"\r\n\r\n")[2]) < len(b'{"stand-in": true}'):
+                got += s.recv(65536)
+            status, headers, _ = answer(got)
+            assert status == 200 and headers["x-document-sha256"] == hashlib.sha256(body).hexdigest(), pieces
+
+
+def test_the_first_chunk_of_a_body_is_kept_as_it_is_and_the_next_appended() -> None:
+    # what the test above cannot force: chunks that arrive before the application reads (uvicorn's cycle, as its
+    # receive() leaves it: an empty bytearray after each read)
+    protocol = object.__new__(GuardedProtocol)
+    paused: list[bool] = []
+    protocol.parser = SimpleNamespace(should_upgrade=lambda: False)  # type: ignore[assignment]
+    protocol.flow = SimpleNamespace(pause_reading=lambda: paused.append(True))  # type: ignore[assignment]
+    cycle = SimpleNamespace(body=bytearray(), response_complete=False, message_event=asyncio.Event())
+    protocol.cycle = cycle  # type: ignore[assignment]
+    first, second, third = b"a" * 10, b"b" * 20, b"c" * 70_000
+    protocol.on_body(first)
+    assert cycle.body is first and cycle.message_event.is_set() and not paused  # no copy
+    protocol.on_body(second)
+    assert bytes(cycle.body) == first + second
+    cycle.body = bytearray()  # the application read it
+    protocol.on_body(third)
+    assert cycle.body is third and paused  # beyond uvicorn's high-water mark: reading pauses, as uvicorn's own
+    cycle.response_complete = True  # answered early: the rest of the body is dropped (uvicorn's rule)
+    cycle.body = bytearray()
+    protocol.on_body(first)
+    assert cycle.body == b""
 
 
 def test_an_idle_connection_is_closed_after_the_keep_alive_time() -> None:
@@ -366,6 +420,8 @@ def stopped_worker_is_answered() -> None:
             os.kill(worker.pid, signal.SIGSTOP)
             with pytest.raises(WorkerDied) as died:
                 await held  # never answered but by the watchdog (the bound of the subprocess)
+            # the request's own task was cancelled to wake it, and the cancellation taken back: it may go on
+            assert not held.cancelled() and held.cancelling() == 0
             assert died.value.reason == "stalled" and died.value.code == "server.error"
             degraded = watchdog.degraded
             later = asyncio.create_task(watchdog.guard(asyncio.sleep(0.6, "done")))  # sent after the stop: untouched

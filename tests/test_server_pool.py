@@ -8,13 +8,17 @@ the engine. The engine process itself (a real one, killed under load) is in ``te
 from __future__ import annotations
 
 import asyncio
+import pickle
+import socket
+import struct
 from typing import Any
 
 import pytest
 
 from einvoice_validate.errors import PoolBusy
 from einvoice_validate.pool import Validated
-from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, line_count, many_lines
+from einvoice_validate.pool.remote import ENGINE_JVM_OPTIONS, LARGE_LINES, RemotePool, _Link, line_count, many_lines
+from einvoice_validate.pool.worker import read_exact, recv
 
 TYPICAL = b"<Invoice><cac:InvoiceLine>1</cac:InvoiceLine></Invoice>"
 LARGE = b"<Invoice>" + b"<cac:InvoiceLine>1</cac:InvoiceLine>" * (LARGE_LINES + 1) + b"</Invoice>"
@@ -60,6 +64,71 @@ def test_many_lines_is_the_count_beyond_the_lane_threshold() -> None:
     assert not many_lines(addresses)
     items = b"<rsm:X>" + b"<ram:IncludedSupplyChainTradeLineItem>1</ram:IncludedSupplyChainTradeLineItem>" * 501
     assert many_lines(items + b"</rsm:X>")
+
+
+def test_many_lines_skips_no_mark_at_block_edges_or_next_to_attachments() -> None:
+    # many_lines looks for marks only near a ">" (4 KB blocks): every mark, wherever it falls, still counts; the
+    # answer is always the exact count's (line_count), for every syntax's mark and for an attachment's base64
+    tag = b"cbc:EmbeddedDocumentBinaryObject"
+    attachment = b"<%s>%s</%s>" % (tag, b"TGluZUxpbmVMaW5l" * 4096, tag)
+    marks = (b"cac:InvoiceLine", b"cac:CreditNoteLine", b"ram:IncludedSupplyChainTradeLineItem")
+    for mark in marks:
+        line = b"<%s>1</%s>" % (mark, mark)
+        for lines in (LARGE_LINES, LARGE_LINES + 1):
+            for shift in range(0, 64, 7):  # the marks straddle the blocks' edges at every offset
+                body = b" " * shift + line * lines
+                for doc in (body, attachment + body, body + attachment, attachment + body + attachment):
+                    assert many_lines(doc) == (line_count(doc) > LARGE_LINES) == (lines > LARGE_LINES)
+    # each mark's "Line" at the end of a block without a ">", its ">" the first byte of the next block
+    spaced = (b">" + b" " * (8192 - 12) + b"InvoiceLine") * (2 * LARGE_LINES + 2) + b">"
+    assert line_count(spaced) == LARGE_LINES + 1 and many_lines(spaced)
+    assert not many_lines(b"Line>" * (2 * LARGE_LINES + 2))  # marks bound it, they do not replace it
+
+
+def test_a_document_goes_to_the_engine_as_its_own_bytes_after_the_message() -> None:
+    async def run() -> None:
+        ours, theirs = socket.socketpair()
+        pool = RemotePool(workers=1)
+        _, link = await asyncio.get_running_loop().connect_accepted_socket(lambda: _Link(pool), ours)
+        payload = bytes(range(256)) * 1000
+        link.send((7, payload, "xrechnung-3.0-ubl", None, False))
+        link.send((8, b"", None, ("de", "html"), True))
+        await asyncio.sleep(0)
+        fd = theirs.fileno()
+        ident, size, profile, render, large = await asyncio.to_thread(recv, fd)
+        assert (ident, size, profile, render, large) == (7, len(payload), "xrechnung-3.0-ubl", None, False)
+        assert await asyncio.to_thread(read_exact, fd, size) == payload
+        assert await asyncio.to_thread(recv, fd) == (8, 0, None, ("de", "html"), True)
+        link.transport.close()
+        theirs.close()
+
+    asyncio.run(run())
+
+
+def test_the_engines_replies_are_read_however_the_socket_cuts_them() -> None:
+    replies = [(i, "ok", Validated(b"{}" * i * 50, f"{i:064x}"), (0.01, 0, 0, i)) for i in range(1, 4)]
+    stream = b"".join(struct.pack(">Q", len(b)) + b for b in (pickle.dumps(r, protocol=5) for r in replies))
+
+    class Pool:
+        def __init__(self) -> None:
+            self.got: list[Any] = []
+
+        def _on_reply(self, link: Any, reply: Any) -> None:
+            self.got.append(reply)
+
+    async def read(cuts: list[int]) -> list[Any]:
+        pool = Pool()
+        link = _Link(pool)  # type: ignore[arg-type]
+        for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+            link.data_received(stream[start:end])
+        assert not link.buffer  # nothing left over
+        return pool.got
+
+    async def run() -> None:
+        for cuts in ([], [3], [8], [9], list(range(1, len(stream))), [len(stream) // 3, len(stream) // 2]):
+            assert await read(cuts) == replies, cuts
+
+    asyncio.run(run())
 
 
 def test_a_document_that_would_wait_past_the_deadline_is_busy_at_once() -> None:

@@ -32,10 +32,11 @@ and replaced the same way. The engine process ignores SIGINT and SIGTERM (a sign
 must not cut the drain short): it stops when the server closes its socket, after the documents it holds.
 
 Protocol (length-prefixed pickles, :func:`~.worker.send` / :func:`~.worker.recv`, over a socket pair):
-server -> engine: an :class:`EngineConfig`, then ``(id, payload, profile, render, large)`` per document; end-of-file
-stops the engine. Engine -> server: ``(-1, "ready", pid)`` once its pool is started (or ``(-1, "error",
-exception)``), then ``(id, status, outcome, counters)`` per document, ``status`` as in :mod:`.worker`, and
-``counters`` ``(seconds a thread gave the document, the engine pool's timeouts, stuck, compiled)``.
+server -> engine: an :class:`EngineConfig`, then per document ``(id, size, profile, render, large)`` followed by the
+document's ``size`` bytes as they are (not inside the pickle: no copy on either side); end-of-file stops the engine.
+Engine -> server: ``(-1, "ready", pid)`` once its pool is started (or ``(-1, "error", exception)``), then ``(id,
+status, outcome, counters)`` per document, ``status`` as in :mod:`.worker`, and ``counters`` ``(seconds a thread
+gave the document, the engine pool's timeouts, stuck, compiled)``.
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ with the library's (``-Xmn160m``: all of it touched; an initial old generation o
 server peaked at 502 MB in ``benchmarks/server.py`` (while 4,000-line invoices were validated): hence 16 MB less
 young generation. The heap may still grow to 768 MB when the documents need it."""
 _HEADER = struct.Struct(">Q")
+_READ_BUFFER = 1 << 18
+"""Bytes the engine process reads from its socket at once (a typical document and its message fit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +126,34 @@ def line_count(data: bytes) -> int:
     return max(data.count(mark) for mark in _LINE_MARKS) // 2
 
 
+_BLOCK = 4096
+"""Bytes :func:`many_lines` looks at in one step for a ``>`` (``bytes.find`` of one byte is ``memchr``)."""
+_LONGEST_MARK = max(map(len, _LINE_MARKS))
+
+
 def many_lines(data: bytes) -> bool:
-    """Whether the document has more than :data:`LARGE_LINES` invoice lines (:func:`line_count`). Each mark holds
-    ``Line``: where that is rarer, no mark can be more frequent, so one scan decides for a typical document (the
-    three scans of :func:`line_count` were about 4 % of the server process's CPU per request on the business cases,
-    under cProfile)."""
-    return data.count(b"Line") // 2 > LARGE_LINES and line_count(data) > LARGE_LINES
+    """Whether the document has more than :data:`LARGE_LINES` invoice lines (:func:`line_count`), without scanning
+    most of a typical document: :func:`line_count` runs only when an upper bound of every mark's count says it
+    may pass. Each mark holds ``Line`` and ends with ``>``, so every mark lies in a run of :data:`_BLOCK`-byte
+    blocks holding a ``>``, widened by one mark's length: ``Line`` counted there bounds every mark's count (a
+    ``Line`` counted twice where runs meet only raises the bound). The base64 of an attachment has no ``>``: its
+    blocks are skipped at ``memchr`` speed (the attachments are 87 % of the business cases' bytes; counting
+    ``Line`` in all of a document was 8 % of the server process's CPU per request, ``perf``)."""
+    if len(data) < (2 * LARGE_LINES + 2) * 4:  # too short to hold that many ``Line``
+        return False
+    bound = 0
+    start = -1  # where the current run of blocks with a ">" begins (-1: not in a run)
+    find, count = data.find, data.count
+    for at in range(0, len(data), _BLOCK):
+        if find(b">", at, at + _BLOCK) >= 0:
+            if start < 0:
+                start = max(0, at - _LONGEST_MARK)
+        elif start >= 0:
+            bound += count(b"Line", start, at)
+            start = -1
+    if start >= 0:
+        bound += count(b"Line", start)
+    return bound // 2 > LARGE_LINES and line_count(data) > LARGE_LINES
 
 
 class _Waiting:
@@ -154,8 +179,10 @@ class _Link(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        buffer = self.buffer
-        buffer += data
+        buffer: bytes | bytearray = data
+        if self.buffer:  # the rest of a frame that came in part
+            self.buffer += data
+            buffer = self.buffer
         at = 0
         size = len(buffer)
         while size - at >= 8:
@@ -165,17 +192,23 @@ class _Link(asyncio.Protocol):
             reply = pickle.loads(memoryview(buffer)[at + 8 : at + 8 + length])
             at += 8 + length
             self.pool._on_reply(self, reply)
-        if at:
-            del buffer[:at]
+        if buffer is data:
+            if at < size:  # a frame in part: kept until its rest comes
+                self.buffer += memoryview(data)[at:]
+        elif at:
+            del self.buffer[:at]
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.lost.done():
             self.lost.set_result(None)
 
     def send(self, message: tuple[Any, ...]) -> None:
-        body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        """One document: ``(id, payload, profile, render, large)`` goes as a frame of its own (see the module
+        docstring), the payload's bytes after the pickle of the rest, all in one write without a copy."""
+        ident, payload, *rest = message
+        head = pickle.dumps((ident, len(payload), *rest), protocol=pickle.HIGHEST_PROTOCOL)
         assert self.transport is not None
-        self.transport.write(_HEADER.pack(len(body)) + body)
+        self.transport.writelines((_HEADER.pack(len(head)), head, payload))
 
 
 class RemotePool:
@@ -669,9 +702,21 @@ def _serve_engine(fd: int, pool: Any, reply: Any) -> None:
         with contextlib.suppress(OSError):  # the server is gone: nothing to answer
             reply(message)
 
+    # buffered: a document's length, message and bytes usually come with one system call (each call lets go of
+    # the GIL and must wait to take it back from the validating threads), its bytes then copied once from the buffer
+    stream = open(fd, "rb", buffering=_READ_BUFFER, closefd=False)  # noqa: SIM115  # read until the end
+
+    def take(size: int) -> bytes:
+        data = stream.read(size)
+        if len(data) < size:
+            raise EOFError
+        return data
+
     while True:
         try:
-            ident, payload, profile, render, large = recv(fd)
+            (length,) = _HEADER.unpack(take(_HEADER.size))
+            ident, size, profile, render, large = pickle.loads(take(length))
+            payload = take(size)
         except (EOFError, OSError):
             break
         future = _Timed()

@@ -41,7 +41,7 @@ from ..validator import Validator
 from .heap import HeapSettler
 from .job import Job, produce
 
-__all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "recv", "send", "worker_env"]
+__all__ = ["Reply", "Task", "WorkerConfig", "WorkerProcess", "read_exact", "recv", "send", "worker_env"]
 
 TEST_CRASH_ENV = "EINVOICE_VALIDATE_TEST_CRASH_ON"
 """Read once by a pool when it starts (never by the workers): the value becomes ``WorkerConfig.crash_on``."""
@@ -76,15 +76,24 @@ _HEADER = struct.Struct(">Q")
 
 
 def send(fd: int, obj: object) -> None:
-    """Write one message (a length-prefixed pickle) to ``fd``."""
+    """Write one message (a length-prefixed pickle) to ``fd``, in one system call when it fits (the reader then
+    wakes once, not once for the length and again for the pickle)."""
     body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    for part in (_HEADER.pack(len(body)), body):
-        data = memoryview(part)
-        while data:
-            data = data[os.write(fd, data) :]
+    header = _HEADER.pack(len(body))
+    written = os.writev(fd, (header, body)) - len(header)
+    if written < 0:  # rare: not even the length went (the rest below blocks as the pipe or socket drains)
+        _write_all(fd, memoryview(header)[len(header) + written :])
+        written = 0
+    _write_all(fd, memoryview(body)[written:])
 
 
-def _read_exact(fd: int, size: int) -> bytes:
+def _write_all(fd: int, data: memoryview) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def read_exact(fd: int, size: int) -> bytes:
+    """``size`` bytes from ``fd``; ``EOFError`` when it ends before."""
     chunks: list[bytes] = []
     while size:
         chunk = os.read(fd, min(size, 1 << 20))
@@ -97,8 +106,8 @@ def _read_exact(fd: int, size: int) -> bytes:
 
 def recv(fd: int) -> Any:
     """Read one message from ``fd``; ``EOFError`` when the other side is gone."""
-    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    return pickle.loads(_read_exact(fd, size))
+    (size,) = _HEADER.unpack(read_exact(fd, _HEADER.size))
+    return pickle.loads(read_exact(fd, size))
 
 
 def worker_entry() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Iterator, Mapping
 
@@ -98,10 +99,10 @@ def _locked(seconds: float) -> Problem:
 def check_accept(request: Request, answers: tuple[str, ...] = JSON_ANSWERS) -> None:
     """The answer is of one of the media types ``answers`` (default: JSON): an ``Accept`` that excludes them all
     (neither they, nor their ``type/*``, nor ``*/*`` with a q above 0) is ``406``."""
-    accepted = {"*/*"} | {m.split(";")[0].strip() for m in answers} | {m.split("/")[0] + "/*" for m in answers}
     accept = request.headers.get("accept")
     if accept is None:
         return
+    accepted = _accepted(answers)
     for item in accept.split(","):
         media, _, params = item.strip().partition(";")
         q = 1.0
@@ -113,6 +114,12 @@ def check_accept(request: Request, answers: tuple[str, ...] = JSON_ANSWERS) -> N
         if media.strip().lower() in accepted and q > 0:
             return
     raise Problem("request.not-acceptable", f"the answer is {' or '.join(answers)}, which the Accept header excludes")
+
+
+@functools.cache
+def _accepted(answers: tuple[str, ...]) -> frozenset[str]:
+    """The media ranges that admit one of ``answers``."""
+    return frozenset({"*/*"} | {m.split(";")[0].strip() for m in answers} | {m.split("/")[0] + "/*" for m in answers})
 
 
 def check_content(request: Request, profiles: set[str], parameters: tuple[str, ...] = ()) -> str | None:
@@ -133,6 +140,8 @@ def check_content(request: Request, profiles: set[str], parameters: tuple[str, .
             f"Content-Encoding {encoding} is not accepted: send the document as it is (a PDF or XML file compresses "
             "itself or needs no compression)",
         )
+    if not request.scope.get("query_string"):  # no query (the usual request): nothing to parse
+        return None
     unknown = set(request.query_params) - {"profile", *parameters}
     if unknown:
         raise Problem("request.invalid-parameter", f"unknown parameter(s): {', '.join(sorted(unknown))}")
@@ -238,22 +247,25 @@ async def read_body(request: Request, share: Share, max_bytes: int, timeout: flo
         raise Problem("request.too-large", f"the body is larger than {max_bytes} bytes")
     if declared:
         share.take(declared)
-    body = bytearray()
+    chunks: list[bytes] = []  # joined once at the end (one chunk, the usual case: no copy at all)
+    size = 0
     receive = request.receive
     try:
         async with asyncio.timeout(timeout):
             while True:
                 message = await receive()
                 if message["type"] == "http.disconnect":
-                    raise ClientGone(f"the client went away after {len(body)} bytes of the body")
+                    raise ClientGone(f"the client went away after {size} bytes of the body")
                 chunk = message.get("body", b"")
-                if len(body) + len(chunk) > max_bytes:  # stop reading at the limit
+                if size + len(chunk) > max_bytes:  # stop reading at the limit
                     raise Problem("request.too-large", f"the body is larger than {max_bytes} bytes")
                 if declared is None and chunk:
                     share.take(len(chunk))
-                body += chunk
+                if chunk:
+                    chunks.append(chunk)
+                    size += len(chunk)
                 if not message.get("more_body", False):
                     break
     except TimeoutError:
         raise Problem("request.too-slow", f"the body did not arrive within {timeout:g} seconds") from None
-    return bytes(body)
+    return b"".join(chunks)  # of one bytes object: that object

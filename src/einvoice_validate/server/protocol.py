@@ -22,6 +22,7 @@ import json
 import logging
 from typing import Any
 
+from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..wire import PROBLEM_MEDIA_TYPE, problem
@@ -174,11 +175,18 @@ class GuardedProtocol(HttpToolsProtocol):
         began_before = self._in_head
         self._head_began_here = False
         super().data_received(data)
-        if self._in_head and began_before and not self._head_began_here and not self.transport.is_closing():
+        if not self._in_head or self.transport.is_closing():
+            return
+        if began_before and not self._head_began_here:
             # all of this chunk belongs to a head that is still not complete (llhttp keeps a partial line)
             self._head_bytes += len(data)
             if self._head_bytes > self.limits.max_header_bytes:
                 self._refuse(f"the request head is larger than {self.limits.max_header_bytes} bytes")
+                return
+        if self._head_timer is None:
+            # a head begun in this chunk and not complete with it: its time runs from its first byte (the loop's
+            # time is that of this turn); a head complete in its first chunk, the usual case, needs no timer
+            self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
 
     # --- the parser's callbacks ---------------------------------------------------------------------------
 
@@ -193,8 +201,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._headers = 0
         self._refusal = None
-        self._cancel_head_timer()
-        self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_too_slow)
+        self._cancel_head_timer()  # data_received starts the head's timer if the head is not complete in this chunk
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
@@ -223,6 +230,19 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_headers_complete()
         if self._draining and self.cycle is not None:
             self.cycle.keep_alive = False  # answered with Connection: close
+
+    def on_body(self, body: bytes) -> None:
+        cycle = self.cycle
+        if cycle is not None and not cycle.body and not cycle.response_complete and not self.parser.should_upgrade():
+            # the first chunk since the application last read is kept as it is (uvicorn appends it to a bytearray,
+            # which its receive() copies again into bytes; bytes(bytes) is no copy): a typical body, read in one
+            # or two chunks, is copied once or not at all instead of twice (about 10 µs per 100 KB here)
+            cycle.body = body  # type: ignore[assignment]  # a later chunk: bytes += bytes, as uvicorn's own append
+            if len(body) > HIGH_WATER_LIMIT:
+                self.flow.pause_reading()
+            cycle.message_event.set()
+            return
+        super().on_body(body)
 
     def on_message_complete(self) -> None:
         self.body_pending = False

@@ -41,7 +41,7 @@ def process_state(pid: int) -> str | None:
 class _Waiting:
     __slots__ = ("since", "stalled", "task")
 
-    def __init__(self, task: asyncio.Future[object]) -> None:
+    def __init__(self, task: asyncio.Task[object]) -> None:
         self.since = time.monotonic()
         self.task = task
         self.stalled = False
@@ -58,14 +58,18 @@ class Watchdog:
         self._waiting: set[_Waiting] = set()
 
     async def guard(self, awaitable: Awaitable[T]) -> T:
-        """Await the pool's answer; :class:`WorkerDied` (reason ``stalled``) when a stuck worker holds it."""
-        task: asyncio.Future[T] = asyncio.ensure_future(awaitable)
-        waiting = _Waiting(task)  # type: ignore[arg-type]
+        """Await the pool's answer; :class:`WorkerDied` (reason ``stalled``) when a stuck worker holds it. The
+        answer is awaited in the caller's own task (the watchdog cancels that task, then takes the cancellation
+        back): no task of its own per request."""
+        task = asyncio.current_task()
+        assert task is not None, "guard() runs in a task"
+        waiting = _Waiting(task)
         self._waiting.add(waiting)
         try:
-            return await task
+            return await awaitable
         except asyncio.CancelledError:
             if waiting.stalled:
+                task.uncancel()
                 raise WorkerDied(
                     Detail("detail.worker-stalled", f"{self.stall_timeout:g}"),
                     reason="stalled",
