@@ -31,6 +31,23 @@ worth Java code of our own. The XSD stage's lock (one compiled schema for every 
 either: ``benchmarks/duel.py --workers 2 --baseline`` 682 against 686 documents per second; it went anyway
 (``xsd/stage.py``), since it serialised the stage outright (two threads validating only XSD: no faster than one).
 
+Measured on 2026-11-29 (third session; the machine shared with two other benchmarking engineers, so only what was
+measured in one process, or in isolation, counts). How much of a validation holds the GIL: py-spy ``record --gil``
+over one thread validating the business cases in a loop, 30.6 % of its wall time (two threads: 59 %). Of those
+samples, the Python side of the calls into Java (JPype's argument conversion and dispatch: about 20 calls per
+document, tree build and two pack runs) about 17 %, pydantic about 5 %, the long attachments' handling (base64 check,
+cut) about 11 % (only on the 24 cases that hold one). Saxon's tree of 01.01a (6.7 KB): 85-99 µs in Java alone, 167-186
+µs through ``JavaEngine.load_utf8`` (six calls). A Java class of our own doing a document's calls in one would
+take most of that 17 % away: estimated 3-5 % of two threads' rate, not built (Java code to build and ship).
+Rejected: answering from the bytes before walking the tree (no ``BinaryObject``: no long attachment; no ``XInclude``
+and no ``&#``: no XInclude; no ``0225``: no French CTC address): CPython 3.11 searches a short pattern a few bytes
+at a time, ``b"&#" in data`` took 0.10 ms for a 91 KB case, ``b"0225"`` 0.05 ms, against 0.003 ms for the XInclude
+walk in C and 0.03 ms for all the French markers, and the attachments' walk (0.013 ms) was no slower than the search
+plus the walk of the cases that hold one. Python's switch interval at 0.5 ms instead of 5 ms (two threads, one
+process, alternating blocks, 12 rounds): median ratio 1.02, within the noise; three validating threads instead of
+two: no gain. SaxonC's optimizer flags do not change its compile time (CEN UBL and XRechnung UBL, fresh processes:
+0.42-0.58 s of CPU with ``lvmt``, none or ``m``).
+
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
        [--cases DIR|FILE] [--split]   (DIR: another folder of documents, e.g. ../shared/corpus/mutations-dev:
                         invalid ones, whose findings are located on the document, see einvoice_validate.locations)
