@@ -13,10 +13,10 @@ element (a literal result element then gets only the namespaces its own name and
 declares itself), and ``xsl:inherit-namespaces="no"`` on SchXslt's report containers (``schxslt:report``,
 ``schxslt:document``, ``schxslt:pattern``, ``schxslt:rule``), so the findings copied out of them do not take the
 SchXslt namespace along. The report's elements, attributes and texts are the same; only unused namespace
-declarations go (the outputs' exclusive XML canonical forms are equal byte for byte: ``benchmarks/prepare_proof.py
---steps exclude-result-namespaces --c14n``). Nothing reads a namespace declaration of the report: the SVRL reader
-reads names by namespace URI, and locations are resolved with the validated document's prefixes. The prepared
-stylesheets read no namespace nodes of what they build (no ``namespace::``, ``in-scope-prefixes``,
+declarations go (``benchmarks/prepare_proof.py --steps exclude-result-namespaces --infoset``: each node's name,
+attributes, text and tail the same, in the same order). Nothing reads a namespace declaration of the report: the
+SVRL reader reads names by namespace URI, and locations are resolved with the validated document's prefixes. The
+prepared stylesheets read no namespace nodes of what they build (no ``namespace::``, ``in-scope-prefixes``,
 ``namespace-uri-for-prefix`` or ``resolve-QName``: checked, else the step leaves the stylesheet as it is).
 
 Measured (issue 41, warm Saxon-HE for Java, one JVM, ``benchmarks/knockout.py``'s runner on 01.01a): see
