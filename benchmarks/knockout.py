@@ -42,7 +42,11 @@ cbc:ID))`` and the like, again for each VAT category); M12's three guards of ``g
 unguarded tests about 53 µs. The JFR profile of XRechnung's empty run (``jfr print --events jdk.ExecutionSample``,
 1 ms sampling) put 13 % in ``NamespaceReducer.isNeeded`` alone, 20 % under namespace handling: the step
 ``exclude-result-namespaces`` came of it (XRechnung's run 0.79 empty, 0.91 on 01.01a; CEN's 0.91 empty; the SVRL
-reader 6.4 -> 1.4 µs on CEN's empty report, 25 -> 18 µs on XRechnung's for 01.01a). Left as they are: the root rules'
+reader 6.4 -> 1.4 µs on CEN's empty report, 25 -> 18 µs on XRechnung's for 01.01a; through ``JavaStylesheet.run``
+and the reader, the 20 UBL cases among the 33 smallest, 21 rounds: XRechnung 0.89, CEN 0.95, some 70 µs of a
+document's 3.0-3.3 ms of CPU; ``duel.py --workers 1 --engine saxon-java --smallest 33 --baseline`` on a busy machine:
+1.42x and 1.36x the reference against the baseline's 1.20x and 1.22x, an A/A run 1.22x against 1.21x, so most of
+that gap is the machine's noise, not the step). Left as they are: the root rules'
 tests (the work of the rules themselves: no rewrite found that is exact and cheaper), SchXslt's report assembly (the
 grouping by pattern needs the temporary tree; writing findings straight out would change their order).
 
