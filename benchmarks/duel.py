@@ -13,9 +13,11 @@ going first alternating from round to round.
 work per document counts most). ``--baseline SRC`` adds a third side in every round: the same validator from another
 source tree with its bundled data beside it (e.g. ``git archive main | tar -x -C /tmp/base``, then ``--baseline
 /tmp/base/src``), warm alike, so a change's before and after are measured against the same reference in one run.
+``--baseline-home HOME``: the baseline's rules home (a change to the preparation steps: the baseline's code refuses
+copies prepared with other steps; e.g. a copy of the home made before ``make rulesets``).
 
 Usage: python benchmarks/duel.py [--workers 1] [--warmup 200] [--block 4] [--rounds 15] [--engine E] [--mode M]
-       [--plan auto|FILE] [--smallest N] [--baseline SRC]   (needs `make rulesets reference`)
+       [--plan auto|FILE] [--smallest N] [--baseline SRC [--baseline-home HOME]]   (needs `make rulesets reference`)
 """
 
 from __future__ import annotations
@@ -114,11 +116,18 @@ def start_reference(plan: str, cases: list[Path]) -> Side:
 
 
 def start_ours(
-    engine: str | None, mode: str | None, workers: int, cases: list[Path], source: str | None = None
+    engine: str | None,
+    mode: str | None,
+    workers: int,
+    cases: list[Path],
+    source: str | None = None,
+    home: str | None = None,
 ) -> tuple[Side, str]:
     env = {k: v for k, v in os.environ.items() if k != "EINVOICE_VALIDATE_ENGINE"}
     if source is not None:  # another source tree of the package, ahead of this one
         env["PYTHONPATH"] = os.pathsep.join([source, *filter(None, [env.get("PYTHONPATH")])])
+    if home is not None:
+        env["EINVOICE_VALIDATE_HOME"] = home
     proc = subprocess.Popen(
         [sys.executable, "-c", _OURS, engine or "", mode or "", str(workers), *map(str, cases)],
         stdin=subprocess.PIPE,
@@ -143,6 +152,7 @@ def duel(
     plan: str,
     cases: list[Path] = CASES,
     baseline: str | None = None,
+    baseline_home: str | None = None,
 ) -> dict[str, object]:
     """Both sides warm, then ``rounds`` alternating measured blocks: the median rates and the median of the rounds'
     ratios (ours / reference; with ``baseline``, also the baseline's / reference)."""
@@ -150,7 +160,7 @@ def duel(
     ours, ran = start_ours(engine, mode, workers, cases)
     sides = [ref, ours]
     if baseline is not None:
-        sides.append(start_ours(engine, mode, workers, cases, baseline)[0])
+        sides.append(start_ours(engine, mode, workers, cases, baseline, baseline_home)[0])
     try:
         step = max(1, min(20, warmup))
         done = 0
@@ -191,11 +201,21 @@ def main() -> int:
     parser.add_argument("--plan", default="auto")
     parser.add_argument("--smallest", type=int, help="only the N smallest business cases (33: the small half)")
     parser.add_argument("--baseline", help="a third side: the package from this source tree (a src folder)")
+    parser.add_argument("--baseline-home", help="the baseline's rules home (default: the same as ours)")
     args = parser.parse_args()
     plan = plan_of(args.plan)
     cases = sorted(CASES, key=lambda p: p.stat().st_size)[: args.smallest] if args.smallest else CASES
     result = duel(
-        args.workers, args.warmup, args.block, args.rounds, args.engine, args.mode, plan, sorted(cases), args.baseline
+        args.workers,
+        args.warmup,
+        args.block,
+        args.rounds,
+        args.engine,
+        args.mode,
+        plan,
+        sorted(cases),
+        args.baseline,
+        args.baseline_home,
     )
     print(
         f"{len(cases)} {'smallest ' if args.smallest else ''}business cases, {args.workers} worker(s)/thread(s), "

@@ -24,6 +24,32 @@ stylesheet against itself rewritten, 9 rounds): XRechnung CII's empty-element ru
 (``*[not(*) and not(normalize-space()) and not(name() = ...)]``) 0.95, 0.98, 0.99; CEN UBL's ``ends-with(name(),
 'Amount')`` patterns as ``ends-with(local-name(), ...)`` 0.94, 0.98.
 
+A run's fixed cost (2026-11-29, session 8). XRechnung UBL 2.6.0 seemed to take 0.44 ms per run on an empty
+``<Invoice/>`` (``JavaStylesheet.run``, 400 warm-up runs, then 1,000). That was mostly the JIT: the same loop in rounds
+of 2,000 runs went 617, 341, 133, 170, 101, 126, 98, 131 µs (01.01a: 996, 717, 331, ... 183-217 µs); Saxon's
+interpreter needs some 10,000 runs of a stylesheet before its time settles (the duel's warm-up is 200 passes). Warm
+(``FixedCost.java``: 20,000 runs of warm-up, thread CPU time, variants in one JVM, the median of the rounds' ratios),
+the empty invoice costs 79 µs on XRechnung (and is no empty run: 7 findings on the root), 97-106 µs on CEN (11); a
+stylesheet that writes one element 1.6 µs; the hand-over through JPype 9-10 µs more per run. What it is made of,
+each a variant written by hand against the prepared copy (XRechnung, empty / 01.01a): the root element's namespace
+declarations on every element of the report (``exclude-result-prefixes="#all"``) 0.76 / 0.91; the root rule
+(``/ubl:Invoice | /cn:CreditNote``) removed 0.56 / 0.79; ``schxslt:location`` returning a constant 0.73 / 0.96 (3 µs
+a finding); every rule removed (SchXslt's report in temporary trees, the global parameters, the walk) 0.21 / 0.24.
+CEN on 01.01a (295-366 µs): both root rules removed 0.46 (M11's 0.72, M12's 0.74); M11's 40 tests reading ``//`` as
+``true()`` 0.78, but the same with the ``//cac:X`` steps read from global variables 1.05, or from a key on
+``node-name()`` 1.07: the scans cost nothing, the predicates on what they find do (``normalize-space(upper-case(
+cbc:ID))`` and the like, again for each VAT category); M12's three guards of ``guard-absence-tests`` 18 µs, its 76
+unguarded tests about 53 µs. The JFR profile of XRechnung's empty run (``jfr print --events jdk.ExecutionSample``,
+1 ms sampling) put 13 % in ``NamespaceReducer.isNeeded`` alone, 20 % under namespace handling: the step
+``exclude-result-namespaces`` came of it (XRechnung's run 0.79 empty, 0.91 on 01.01a; CEN's 0.91 empty; the SVRL
+reader 6.4 -> 1.4 µs on CEN's empty report, 25 -> 18 µs on XRechnung's for 01.01a; through ``JavaStylesheet.run``
+and the reader, the 20 UBL cases among the 33 smallest, 21 rounds: XRechnung 0.89, CEN 0.95, some 70 µs of a
+document's 3.0-3.3 ms of CPU; ``duel.py --workers 1 --engine saxon-java --smallest 33 --baseline`` on a busy machine:
+1.42x and 1.36x the reference against the baseline's 1.20x and 1.22x, an A/A run 1.22x against 1.21x, so most of
+that gap is the machine's noise, not the step). Left as they are: the root rules'
+tests (the work of the rules themselves: no rewrite found that is exact and cheaper), SchXslt's report assembly (the
+grouping by pattern needs the temporary tree; writing findings straight out would change their order).
+
 Usage: python benchmarks/knockout.py [--pack en16931-ubl@1.3.16] [--what patterns|rules] [--modes M11,M12]
        [--rounds 21] [--passes 3] [--limit N]   (needs `make rulesets`)
 """

@@ -1,10 +1,12 @@
 """The proof of a preparation step, finding for finding: the SVRL of every installed pack's prepared copy, with and
 without the named steps, byte for byte, on every corpus document of the pack's syntax (and on large invoices made
 by tools/make_large_invoice.py), on the engine chosen. A difference is printed with the document; the exit status
-is the number of packs that differ.
+is the number of packs that differ. ``--infoset`` compares what the outputs say instead of their bytes: each node's
+name (by namespace URI), attributes, text and tail, in document order, and not which namespaces each element declares
+(for a step that drops unused namespace declarations, ``exclude-result-namespaces``).
 
 Usage: python benchmarks/prepare_proof.py [--steps hoist-document-constants,...]
-       [--engine saxonc|saxon-java] [--packs ID|KEY,...] [--limit N]   (needs `make rulesets`)
+       [--engine saxonc|saxon-java] [--packs ID|KEY,...] [--limit N] [--infoset]   (needs `make rulesets`)
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import tempfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from lxml import etree
 
 from einvoice_validate.errors import InputError, RulesetError
 from einvoice_validate.parse import load
@@ -71,11 +75,18 @@ def differences(
     return differ
 
 
-def run(sheet: object, engine: object, text: str) -> str:
+def infoset(output: str) -> str:
+    """What ``output`` says: each node's name, attributes, text and tail, in document order (no declarations)."""
+    root = etree.fromstring(output.encode("utf-8"))
+    return repr([(str(e.tag), sorted(e.attrib.items()), e.text, e.tail) for e in root.iter()])
+
+
+def run(sheet: object, engine: object, text: str, by_infoset: bool = False) -> str:
     try:
-        return sheet.run(engine.parse_text(text))  # type: ignore[attr-defined]
+        output: str = sheet.run(engine.parse_text(text))  # type: ignore[attr-defined]
     except StylesheetRuntimeError as exc:
         return f"stopped: {exc.code}: {exc.message}"
+    return infoset(output) if by_infoset else output
 
 
 def main() -> int:
@@ -89,6 +100,7 @@ def main() -> int:
         "--packs", default=None, help="pack ids or keys (id@version; default: every installed Schematron pack)"
     )
     parser.add_argument("--limit", type=int, default=0, help="at most this many documents per syntax (0: all)")
+    parser.add_argument("--infoset", action="store_true", help="compare what the outputs say, not their bytes")
     args = parser.parse_args()
     steps = args.steps.split(",")
     registry = Registry()
@@ -131,7 +143,12 @@ def main() -> int:
             if args.limit:
                 docs = docs[: args.limit]
             differ = differences(
-                key, docs, partial(run, before, engine), partial(run, after, engine), "without", "with"
+                key,
+                docs,
+                partial(run, before, engine, by_infoset=args.infoset),
+                partial(run, after, engine, by_infoset=args.infoset),
+                "without",
+                "with",
             )
             failed += bool(differ)
             print(f"{key}: {len(docs)} documents, {differ} differ ({engine.name})", flush=True)

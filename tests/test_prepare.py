@@ -162,6 +162,7 @@ def test_preparation_is_deterministic_and_recorded(registry: Registry, key: str)
         "index-attribute-names",
         "index-location-positions",
         "index-pattern-predicates",
+        "exclude-result-namespaces",
     ]
     assert index.entries["stylesheet"].source_sha256 == official_sha
     assert official.read_bytes() == data and sha256_file(official) == official_sha, "official file untouched"
@@ -1276,3 +1277,65 @@ def test_line_period_rules_key_the_invoice_period_and_report_as_before(
         assert ours == before.run(parsed)
         fired += ours.count("PEPPOL-EN16931-R110")
     assert fired >= 30, "R110 on every line of the second invoice"
+
+
+# --- exclude-result-namespaces ------------------------------------------------------------------------------------
+
+
+def _infoset(output: str) -> list[tuple[str, list[tuple[str, str]], str | None, str | None]]:
+    """What the output says: each node's name (by namespace URI), attributes, text and tail, in document order; not
+    which namespaces each element declares. (Exclusive C14N would do, but libxml2 refuses the relative namespace URIs
+    XRechnung declares, ``xmlns:u="utils"``.)"""
+    root = etree.fromstring(output.encode("utf-8"))
+    return [(str(e.tag), sorted((str(k), str(v)) for k, v in e.attrib.items()), e.text, e.tail) for e in root.iter()]
+
+
+def _declared(output: str) -> set[str]:
+    """The namespace URIs the output declares anywhere."""
+    root = etree.fromstring(output.encode("utf-8"))
+    return {uri for element in root.iter() for uri in element.nsmap.values()}
+
+
+def test_the_report_declares_only_the_namespaces_its_names_use(tmp_path: Path) -> None:
+    """A SchXslt-like report (findings built in a temporary tree, copied out) and a literal finding declaring
+    namespaces of its own: after the step only those used by names are declared; the same report otherwise."""
+    extra = (
+        '<xsl:template match="y" mode="M" priority="1"><schxslt:rule pattern="P2">'
+        '<svrl:successful-report id="Y" xmlns:ev="urn:ev"><ev:e/><svrl:text>y</svrl:text></svrl:successful-report>'
+        "</schxslt:rule><xsl:next-match/></xsl:template>"
+    )
+    sheet = _schxslt(extra).replace(b"<xsl:stylesheet ", b'<xsl:stylesheet xmlns:cbc="urn:cbc" xmlns:q="urn:q" ')
+    out = prepare_stylesheet(sheet, ["exclude-result-namespaces"])
+    root = etree.fromstring(out)
+    assert root.get("exclude-result-prefixes") == "#all"
+    assert {r.get(f"{{{XSL}}}inherit-namespaces") for r in root.iter(f"{{{SCHXSLT}}}rule")} == {"no"}
+    before, after = _svrl_of(sheet, tmp_path, "before.xsl"), _svrl_of(out, tmp_path, "after.xsl")
+    assert [_infoset(a) for a in after] == [_infoset(b) for b in before]
+    assert all({"urn:cbc", "urn:q", SCHXSLT} <= _declared(b) for b in before), "declared before, all of them"
+    assert [_declared(a) for a in after] == [{SVRL} | ({"urn:ev"} if "<ev:e" in a else set()) for a in after]
+    assert any("X1" in a for a in after) and any("<ev:e" in a for a in after), "findings of both kinds"
+
+
+def test_a_stylesheet_reading_namespace_nodes_is_left_as_it_is() -> None:
+    reads = '<xsl:template name="n"><xsl:value-of select="in-scope-prefixes(.)"/></xsl:template>'
+    sheet = _schxslt(reads)
+    assert prepare_stylesheet(sheet, ["exclude-result-namespaces"]) == prepare_stylesheet(sheet, [])
+
+
+@pytest.mark.parametrize("key", ["xrechnung-ubl@2.6.0", "en16931-ubl@1.3.16"])
+def test_the_installed_copies_report_the_same_without_unused_namespaces(
+    registry: Registry, key: str, tmp_path: Path
+) -> None:
+    """SchXslt's (XRechnung) and the ISO skeleton's (CEN) reports: the same elements, attributes and texts as
+    without the step on business cases and an empty invoice (findings on the root), declaring the SVRL namespace
+    only."""
+    pack = registry.get(key)
+    engine, before, after = _without_step(pack, "exclude-result-namespaces", tmp_path)
+    texts = [p.read_text(encoding="utf-8") for p in sorted(BUSINESS_CASES.glob("*_ubl.xml"))[:4]]
+    texts.append('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>')
+    outputs = [(before.run(engine.parse_text(t)), after.run(engine.parse_text(t))) for t in texts]
+    for old, new in outputs:
+        assert _infoset(new) == _infoset(old)
+        assert _declared(new) == {SVRL} and len(_declared(old)) > 10
+        assert parse_svrl(new) == parse_svrl(old)
+    assert sum(len(parse_svrl(new)) for _, new in outputs) >= 5, "findings to compare"

@@ -28,7 +28,7 @@ The package: :mod:`.pipeline` (the steps in order, :func:`prepare_stylesheet`, :
 ``isolate_rule_errors.py``, ``skip_attribute_walk.py``, ``compact_assertions.py``, ``skip_text_walk.py``,
 ``drop_empty_rule_reports.py``, ``relative_patterns.py``, ``hoist_document_constants.py``,
 ``index_sibling_lookups.py``, ``index_attribute_names.py``, ``index_location_positions.py``,
-``index_pattern_predicates.py``: what the step
+``index_pattern_predicates.py``, ``exclude_result_namespaces.py``: what the step
 rewrites and why, in its docstring), over what they share (``_xslt.py``; for the steps that rewrite expressions, an
 XPath parser, ``_xpath.py``, and the judgements on its trees, ``_constants.py``). A step imports no other step
 (``[tool.importlinter]``, contract ``prepare``).

@@ -24,6 +24,7 @@ from ._xslt import _KEPT, _PARSER, PreparationError, _count, _count_assertions, 
 from .compact_assertions import _compact_assertions, is_compact_call
 from .distribute_union_steps import _distribute_union_steps
 from .drop_empty_rule_reports import _drop_empty_rule_reports
+from .exclude_result_namespaces import _exclude_result_namespaces
 from .guard_absence_tests import _guard_absence_tests
 from .hoist_document_constants import _hoist_document_constants
 from .index_attribute_names import _index_attribute_names
@@ -133,6 +134,7 @@ STEPS: tuple[Step, ...] = (
     Step("index-attribute-names", 1, _index_attribute_names),
     Step("index-location-positions", 2, _index_location_positions),
     Step("index-pattern-predicates", 1, _index_pattern_predicates),
+    Step("exclude-result-namespaces", 1, _exclude_result_namespaces),
 )
 """Every step, in the order they are applied. ``distribute-union-steps`` comes first, so every later step sees the
 match patterns Saxon 9.9 compiles (``skip-attribute-walk`` judges each alternative's last step,
@@ -147,7 +149,9 @@ adds: ``$G/…`` paths, lookups keyed on a hoisted value), and ``index-attribute
 the global variables ``hoist-document-constants`` leaves, ``not(//@N)``); ``index-location-positions`` rewrites the
 location templates and functions the earlier steps leave as they are; ``index-pattern-predicates`` comes last: it
 rewrites match patterns only, after every step that reads them (``isolate-rule-errors`` has copied each pattern as
-written into its rule errors' context, ``relative-patterns`` has dropped leading ``//``)."""
+written into its rule errors' context, ``relative-patterns`` has dropped leading ``//``);
+``exclude-result-namespaces`` sets attributes on the root element and SchXslt's report elements only, after every
+step that may add literal result elements."""
 
 DEFAULT_STEPS: tuple[str, ...] = tuple(step.name for step in STEPS)
 """The steps the installer applies to a pack writing SVRL."""
