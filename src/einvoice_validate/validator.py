@@ -7,6 +7,7 @@ once) → findings. Every stage runs, also after XSD errors, unless ``xsd_gate``
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import os
 import threading
@@ -68,7 +69,8 @@ BESIDE_TAGS = 8_000
 """A document with this many ``<`` or more (start and end tags: about 4,000 elements, 160 lines of the official
 examples) runs on two threads when it can (``Options.parallel_packs``): at 200 lines (270-300 KB, 9,400-9,700 ``<``)
 that took 17-24 % off the time, at 100 lines (4,800-4,900) nothing (XRechnung UBL and Peppol, warm, two cores). Counted
-in the bytes, not their size: a business case of 420 KB holds 700 (an attachment), and runs on one thread."""
+as elements on the parsed tree (:func:`_many_tags`), not by size: a business case of 420 KB holds 350 (and an
+attachment), and runs on one thread."""
 _BESIDE_MIN_BYTES = 128 * 1024  # smaller documents are not counted (8,000 tags would be 16 bytes each)
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
@@ -218,16 +220,19 @@ class Validator:
         """Read, parse and classify one document with this validator's limits and syntaxes (:func:`.parse.load`)."""
         return load(source, self.limits, self.syntaxes)
 
-    def _early_tree(self, early: list[_Early]) -> Callable[[etree._ElementTree, bytes], None]:
+    def _early_tree(self, early: list[_Early], counted: list[bool]) -> Callable[[etree._ElementTree, bytes], None]:
         """The :data:`.parse.Parsed` callback of a validation that may take a second thread: for a large UTF-8
         document (no envelope to unwrap) on an engine that runs threads in parallel, Saxon's tree is built from the
         bytes beside the limit checks and the XSD stage (with long attachments cut, the way the packs will most
-        likely want it: :meth:`_run` checks, and builds it again otherwise); appended to ``early``. (Started from the
+        likely want it: :meth:`_run` checks, and builds it again otherwise); appended to ``early``; whether the
+        document has :data:`BESIDE_TAGS` tags, appended to ``counted`` (for :meth:`validate`). (Started from the
         bytes before lxml parses them, when they plainly need no cut, it took nothing off: the two parses slowed each
         other, lxml's from 35-45 to 52-73 ms at 2,000 lines of XRechnung UBL, and the runs began no sooner.)"""
 
         def parsed(tree: etree._ElementTree, data: bytes) -> None:
-            if len(data) < _BESIDE_MIN_BYTES or data.count(b"<") < BESIDE_TAGS or is_sbdh(tree.getroot()):
+            many = _many_tags(tree.getroot(), len(data))
+            counted.append(many)
+            if not many or is_sbdh(tree.getroot()):
                 return
             if (tree.docinfo.encoding or "UTF-8").upper() not in ("UTF-8", "UTF8"):
                 return
@@ -252,17 +257,18 @@ class Validator:
             self._in_flight += 1
             alone = self._in_flight == 1 and self._parallel
         early: list[_Early] = []  # Saxon's tree of a large document, started beside the limit checks
+        counted: list[bool] = []  # whether the parsed document has BESIDE_TAGS tags (counted once, when alone)
         try:
             start = time.perf_counter()
-            document = load(source, self.limits, self.syntaxes, self._early_tree(early) if alone else None)
+            document = load(source, self.limits, self.syntaxes, self._early_tree(early, counted) if alone else None)
             timings["parse"] = _ms(start)
             forced = profile or self.profile
             chosen = select_profile(document, self.profiles, forced)
             plan = self.plan_for(chosen, rules_date)
             miss = None if forced is not None else near_miss(document, chosen, self.profiles)
             engine, engine_reason = self._engine_for(document)
-            beside = bool(early) or (  # (a tree started early: the tags were counted there)
-                alone and len(document.data) >= _BESIDE_MIN_BYTES and document.data.count(b"<") >= BESIDE_TAGS
+            beside = alone and (
+                counted[0] if counted else _many_tags(document.tree.getroot(), len(document.data))
             )
             tree = early[0] if early else None
             findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside, early=tree))
@@ -440,6 +446,16 @@ def _longest_first(
         return took.get((sources[index], part), math.inf if part is None else 0.0)
 
     return sorted(units, key=expected, reverse=True)
+
+
+def _many_tags(root: etree._Element, size: int) -> bool:
+    """Whether a document of ``size`` bytes whose parsed root is ``root`` has :data:`BESIDE_TAGS` tags: its nodes
+    counted on the tree (a start and an end tag each) up to the number that decides. Counting the bytes' ``<``
+    instead cost 70 µs a time for the business cases that reach the size by a long attachment (200 KB, 150-220
+    elements; the tree: 10-15 µs), and was done twice."""
+    if size < _BESIDE_MIN_BYTES:
+        return False
+    return next(itertools.islice(root.iter(), max(BESIDE_TAGS // 2 - 1, 0), None), None) is not None
 
 
 def _ms(start: float) -> float:

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
@@ -170,6 +169,8 @@ def _replaced(declaration: etree._Element) -> bool:
 def _literal(root: etree._Element) -> str:
     """An XML properties file as literal result elements (text only: attribute values are AVTs, so braces are
     doubled)."""
+    from xml.sax.saxutils import quoteattr  # (here: it loads urllib, 10 ms off each start that needs no page)
+
     entries = []
     for entry in root.iter("entry"):
         attrs = "".join(
@@ -294,6 +295,8 @@ def repair_model(model: etree._Element, numbers: frozenset[str], iterated: froze
 
 def html_wrapper(stylesheet: Path, lang: str, labels: Labels) -> str:
     """The wrapper of the HTML stylesheet for ``lang`` (see the module docstring)."""
+    from xml.sax.saxutils import quoteattr  # (see _literal)
+
     official = etree.parse(str(stylesheet), _XML_PARSER).getroot()
     stamps = []
     for template in official.iterchildren(f"{{{_XSL}}}template"):
