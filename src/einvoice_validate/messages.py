@@ -181,7 +181,7 @@ class Catalogue:
         self._parsed: dict[Path, dict[str, list[Variant]]] = {}
         self._index: dict[str, list[Path]] = {}
         for path in self._files:  # which ids each file holds: its table headers, without parsing it
-            for found in _HEADER.finditer(path.read_text(encoding="utf-8")):
+            for found in _HEADER.finditer("\n" + path.read_text(encoding="utf-8")):
                 paths = self._index.setdefault(found.group(1), [])
                 if path not in paths:  # an id may have several entries ([[ID]] tables) in one file
                     paths.append(path)
@@ -303,7 +303,9 @@ def _variant(rule_id: str, raw: Mapping[str, object]) -> Variant:
 
 
 # The table headers: [[ID]] or [["ID"]] (ids with dots are quoted), or single [ID]
-_HEADER = re.compile(r'^\[\[?"?([^\[\]"]+)"?\]\]?\s*$', re.MULTILINE)
+# A table header on a line of its own, found after a newline (read with one prepended): a pattern that starts with
+# a literal is searched for as one (a third of the time of ``^`` in MULTILINE mode, tried at every character).
+_HEADER = re.compile(r'\n\[\[?"?([^\[\]"\n]+)"?\]\]?[ \t\r]*(?=\n|$)')
 
 
 def _read_file(path: Path) -> dict[str, list[Variant]]:
