@@ -15,6 +15,7 @@ from typing import Any, cast
 import pytest
 from lxml import etree
 
+from einvoice_validate.rulesets import Registry
 from einvoice_validate.xsd.codes import FALLBACK_CODE, XsdIssue, xerces_issues
 from einvoice_validate.xsd.schema_index import SchemaInfo, schema_info_for
 from einvoice_validate.xsd.xerces import xerces_validate
@@ -483,3 +484,28 @@ def test_every_case_is_what_xerces_says(
     ours = run(schema, xml)
     assert [(i.code, i.line) for i in ours] == [(m.split(":", 1)[0], line) for m, line in theirs]
     assert [(i.message, i.line) for i in ours] == theirs
+
+
+def test_the_type_index_is_read_with_the_first_invalid_document(
+    monkeypatch: pytest.MonkeyPatch, registry: Registry
+) -> None:
+    """The XSD stage reads its schema's declared types (for Xerces' codes) when a document first fails the schema,
+    not when it is built: a valid invoice in a fresh process does without it."""
+    from einvoice_validate import Validator
+    from einvoice_validate.xsd import stage as stage_module
+
+    read: list[str] = []
+
+    def counted(path: str, catalog: object = None) -> SchemaInfo:
+        read.append(path)
+        return schema_info_for(path, catalog)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stage_module, "schema_info_for", counted)
+    validator = Validator(rules_home=registry.home)
+    case = SHARED / "corpus/xrechnung-testsuite/business-cases/standard/01.01a-INVOICE_ubl.xml"
+    assert not [f for f in validator.validate(case).findings if f.stage == "xsd"]
+    assert read == []
+    broken = case.read_bytes().replace(b"<cbc:IssueDate>2016-04-04", b"<cbc:IssueDate>2016-04-4x", 1)
+    findings = [f for f in validator.validate(broken).findings if f.stage == "xsd"]
+    assert [f.rule_id for f in findings] == ["cvc-datatype-valid.1.2.1", "cvc-complex-type.2.2"]  # (the index says so)
+    assert len(read) == 1
