@@ -52,8 +52,9 @@ Measured on 2026-11-29 (fourth session, a quiet machine). ``--split``, 100 warm-
 the parse 10.3 %, the XSD stage 7.8 %, Saxon's tree 7.2 %, SVRL reading 2.2 %, the profile 2.2 %, the hand-over 1.4 %,
 findings 1.1 %, the report 1.0 %, the rest 10.3 %; py-spy over one validating thread: 26.6 % of the samples outside
 Java and the XSD stage (lxml's parse included), no piece above 5 %. The Java part (stylesheets and tree) is 64 %:
-with every Python piece free the rate would rise at most 1.56 x; the targets of 1.6 x the reference need the
-stylesheets themselves faster (``benchmarks/knockout.py``). The calls into Java, warm, alone (01.01a): the tree's
+with every other piece free (libxml2's parse and XSD validation too) the rate would rise at most 1.56 x, about 2 x
+the reference; 1.6 x the reference (from 1.29 x) needs a fifth of all the CPU cut, more than half of what is not
+Java, whose largest pieces are libxml2's (the stylesheets: ``benchmarks/knockout.py``). The calls into Java, warm, alone (01.01a): the tree's
 hand-over 68 µs, of which Saxon's build 47-50 µs and the bytes' copy 7 µs, each other call 1-2 µs: a Java class of
 our own doing a document's calls in one would save some 40 µs of 3 ms (1.3 %, the in-place figures above are
 inflated by cold caches): rejected. A large document's tags were counted in its bytes twice (70 µs each for a 200 KB
