@@ -49,22 +49,22 @@ two: no gain. SaxonC's optimizer flags do not change its compile time (CEN UBL a
 0.42-0.58 s of CPU with ``lvmt``, none or ``m``).
 
 Measured on 2026-11-29 (fourth session, a quiet machine). ``--split``, 100 warm-up passes: the stylesheets 56.5 %,
-the parse 10.3 %, the XSD stage 7.8 %, Saxon's tree 7.2 %, SVRL reading 2.2 %, the profile 2.2 %, the hand-over 1.4 %,
-findings 1.1 %, the report 1.0 %, the rest 10.3 %; py-spy over one validating thread: 26.6 % of the samples outside
-Java and the XSD stage (lxml's parse included), no piece above 5 %. The Java part (stylesheets and tree) is 64 %:
-with every other piece free (libxml2's parse and XSD validation too) the rate would rise at most 1.56 x, about 2 x
-the reference; 1.6 x the reference (from 1.29 x) needs a fifth of all the CPU cut, more than half of what is not
-Java, whose largest pieces are libxml2's (the stylesheets: ``benchmarks/knockout.py``). The calls into Java, warm, alone (01.01a): the tree's
-hand-over 68 µs, of which Saxon's build 47-50 µs and the bytes' copy 7 µs, each other call 1-2 µs: a Java class of
-our own doing a document's calls in one would save some 40 µs of 3 ms (1.3 %, the in-place figures above are
-inflated by cold caches): rejected. A large document's tags were counted in its bytes twice (70 µs each for a 200 KB
-business case, most of it an attachment's base64): now once, on the parsed tree (10-15 µs). ``BatchValidator``
-with two threads: the caller's thread 0.083 ms of CPU per document, the validating threads 3.1 ms, the JVM's own
-0.09 ms; worker processes instead of threads (saxon-java, both warm 200 passes in one driving process, 10
-alternating rounds): 0.83 (542 against 686 documents per second). SaxonC holds the GIL while it compiles (a thread
-doing lxml work waits for the compilation to end): compiling a profile's stylesheets on threads of their own beside
-the XSD schema overlapped nothing (XRechnung's stages took 0.41 s in a fresh process either way); built, measured,
-backed out.
+the parse 10.3 %, the XSD stage 7.8 %, Saxon's tree 7.2 %, SVRL reading 2.2 %, the profile 2.2 %, the hand-over 1.4
+%, findings 1.1 %, the report 1.0 %, the rest 10.3 %; py-spy over one validating thread: 26.6 % of the samples
+outside Java and the XSD stage (lxml's parse included), no piece above 5 %. The Java part (stylesheets and tree) is
+64 %: with every other piece free (libxml2's parse and XSD validation too) the rate would rise at most 1.56 x, about
+2 x the reference; 1.6 x the reference (from 1.29 x) needs a fifth of all the CPU cut, more than half of what is not
+Java, whose largest pieces are libxml2's (the stylesheets: ``benchmarks/knockout.py``). The calls into Java, warm,
+alone (01.01a): the tree's hand-over 68 µs, of which Saxon's build 47-50 µs and the bytes' copy 7 µs, each other
+call 1-2 µs: a Java class of our own doing a document's calls in one would save some 40 µs of 3 ms (1.3 %, the
+in-place figures above are inflated by cold caches): rejected. A large document's tags were counted in its bytes
+twice (70 µs each for a 200 KB business case, most of it an attachment's base64): now once, on the parsed tree
+(10-15 µs). ``BatchValidator`` with two threads: the caller's thread 0.083 ms of CPU per document, the validating
+threads 3.1 ms, the JVM's own 0.09 ms; worker processes instead of threads (saxon-java, both warm 200 passes in one
+driving process, 10 alternating rounds): 0.83 (542 against 686 documents per second). SaxonC holds the GIL while it
+compiles (a thread doing lxml work waits for the compilation to end): compiling a profile's stylesheets on threads
+of their own beside the XSD schema overlapped nothing (XRechnung's stages took 0.41 s in a fresh process either
+way); built, measured, backed out.
 
 Usage: python benchmarks/stage_times.py [--repeat N] [--warmup N] [--engine saxonc|saxon-java] [--full-attachments]
        [--cases DIR|FILE] [--split]   (DIR: another folder of documents, e.g. ../shared/corpus/mutations-dev:

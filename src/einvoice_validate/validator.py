@@ -267,9 +267,7 @@ class Validator:
             plan = self.plan_for(chosen, rules_date)
             miss = None if forced is not None else near_miss(document, chosen, self.profiles)
             engine, engine_reason = self._engine_for(document)
-            beside = alone and (
-                counted[0] if counted else _many_tags(document.tree.getroot(), len(document.data))
-            )
+            beside = alone and (counted[0] if counted else _many_tags(document.tree.getroot(), len(document.data)))
             tree = early[0] if early else None
             findings = list(self._run(document, chosen, timings, plan, miss, engine, beside=beside, early=tree))
         finally:
